@@ -1,0 +1,55 @@
+import js from '@eslint/js';
+import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+// Imports flow one way: client -> shared, server -> shared. The browser bundle must never
+// pull in server code (secrets, database drivers), and shared code must stay runtime-neutral.
+const serverImports = {
+  regex: String.raw`^(\.{1,2}/)+(.*/)?server(/|$)`,
+  message: 'Server code must never be imported outside src/server (it would reach the browser).',
+};
+const clientImports = {
+  regex: String.raw`^(\.{1,2}/)+(.*/)?client(/|$)`,
+  message: 'Client code is only importable from src/client.',
+};
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules',
+      'dist',
+      'data',
+      'coverage',
+      'test-results',
+      'playwright-report',
+      'bench/results',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/client/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [serverImports] }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [serverImports, clientImports] }] },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [clientImports] }] },
+  },
+);

@@ -1,0 +1,5 @@
+import { SimplePage } from '../components/simple-page';
+
+export function PrivacyPolicyPage() {
+  return <SimplePage title="Privacy Policy" />;
+}

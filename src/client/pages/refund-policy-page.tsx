@@ -1,0 +1,5 @@
+import { SimplePage } from '../components/simple-page';
+
+export function RefundPolicyPage() {
+  return <SimplePage title="Refund Policy" />;
+}

@@ -1,0 +1,5 @@
+import { SimplePage } from '../components/simple-page';
+
+export function TermsOfServicePage() {
+  return <SimplePage title="Terms of Service" />;
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+const emailList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email({ message: 'must be a comma-separated list of email addresses' })).min(1));
+
+const port = z.coerce
+  .number({ message: 'must be a whole number between 0 and 65535' })
+  .int({ message: 'must be a whole number between 0 and 65535' })
+  .min(0, { message: 'must be a whole number between 0 and 65535' })
+  .max(65535, { message: 'must be a whole number between 0 and 65535' });
+
+const positiveInt = z.coerce
+  .number({ message: 'must be a positive whole number' })
+  .int({ message: 'must be a positive whole number' })
+  .positive({ message: 'must be a positive whole number' });
+
+function urlWithProtocols(protocols: string[], example: string) {
+  return z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL like ${example}` },
+  );
+}
+
+const httpUrl = urlWithProtocols(['http:', 'https:'], 'https://example.com/path');
+
+/** Empty strings in the environment mean "not set" (as with `FOO= npm start`). */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+/**
+ * Every setting of DESIGN.md's configuration table. This schema is the only description of
+ * the environment: the Config type is inferred from it.
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: optional(port).default(3000),
+  HOST: optional(z.string().min(1)).default('127.0.0.1'),
+  DATA_DIR: optional(z.string().min(1)).default('./data'),
+  DATABASE_URL: optional(
+    urlWithProtocols(['postgres:', 'postgresql:'], 'postgres://user:password@host:5432/database'),
+  ),
+  OWNER_EMAIL: optional(z.email({ message: 'must be an email address' })).default(
+    'owner@example.com',
+  ),
+  ADMIN_EMAILS: optional(emailList),
+  SMTP_URL: optional(urlWithProtocols(['smtp:', 'smtps:'], 'smtp://user:password@host:587')),
+  MAIL_FROM: optional(z.string().min(3)).default('Soul Reset <no-reply@soulreset.local>'),
+  MAIL_API_URL: optional(httpUrl),
+  MAIL_API_KEY: optional(z.string().min(1)),
+  MAIL_MODEL: optional(z.string().min(1)),
+  MAIL_PROJECT_ID: optional(z.string().min(1)),
+  CHECKOUT_URL: optional(httpUrl).default('https://buy.stripe.com/test_soul_reset_bundle'),
+  DOWNLOAD_URL: optional(z.string().min(1)).default('/downloads/soul-reset-bundle-sample.pdf'),
+  GUIDE_URL: optional(z.string().min(1)).default('/downloads/free-mindfulness-guide.pdf'),
+  AUTH_SECRET: optional(
+    z.string().min(32, { message: 'must be at least 32 characters (use a random string)' }),
+  ),
+  PUBLIC_URL: optional(httpUrl),
+  REDIS_URL: optional(urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
+  FORM_RATE_LIMIT: optional(positiveInt).default(10),
+  TRUST_PROXY: optional(z.string().min(1)),
+  LOG_LEVEL: optional(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }),
+  ).default('info'),
+});
+
+export type Env = z.infer<typeof envSchema>;

@@ -1,0 +1,112 @@
+import path from 'node:path';
+import type { z } from 'zod';
+import { envSchema, type Env } from './env';
+
+export type MailSettings =
+  | { transport: 'outbox' }
+  | { transport: 'smtp'; url: string }
+  | { transport: 'api'; url: string; key: string; model: string; projectId: string };
+
+export type Config = {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  /** Absolute path. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  ownerEmail: string;
+  adminEmails: string[];
+  mailFrom: string;
+  mail: MailSettings;
+  checkoutUrl: string;
+  downloadUrl: string;
+  guideUrl: string;
+  /** Unset outside production means "generate one into DATA_DIR" (see auth-secret.ts). */
+  authSecret: string | undefined;
+  publicUrl: string;
+  redisUrl: string | undefined;
+  formRateLimit: number;
+  trustProxy: boolean | number | string | undefined;
+  logLevel: Env['LOG_LEVEL'];
+};
+
+/** A configuration problem, told in one line that names the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function describeIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
+  const name = String(issue.path[0] ?? 'configuration');
+  const raw = env[name];
+  const got =
+    raw === undefined
+      ? ''
+      : ` (got ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw)})`;
+  return `${name} ${issue.message}${got}`;
+}
+
+function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined) return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}
+
+function mailSettings(env: Env, problems: string[]): MailSettings {
+  if (env.MAIL_API_URL) {
+    const missing = (['MAIL_API_KEY', 'MAIL_MODEL', 'MAIL_PROJECT_ID'] as const).filter(
+      (name) => !env[name],
+    );
+    if (missing.length > 0) {
+      problems.push(`MAIL_API_URL is set, so ${missing.join(', ')} must be set too`);
+      return { transport: 'outbox' };
+    }
+    return {
+      transport: 'api',
+      url: env.MAIL_API_URL,
+      key: env.MAIL_API_KEY!,
+      model: env.MAIL_MODEL!,
+      projectId: env.MAIL_PROJECT_ID!,
+    };
+  }
+  if (env.SMTP_URL) return { transport: 'smtp', url: env.SMTP_URL };
+  return { transport: 'outbox' };
+}
+
+/** Parses and checks the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => describeIssue(issue, source));
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}.`);
+  }
+  const env = parsed.data;
+  const problems: string[] = [];
+  if (env.NODE_ENV === 'production' && !env.AUTH_SECRET) {
+    problems.push('AUTH_SECRET must be set in production (a random string of 32+ characters)');
+  }
+  const mail = mailSettings(env, problems);
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
+
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    ownerEmail: env.OWNER_EMAIL.toLowerCase(),
+    adminEmails: env.ADMIN_EMAILS ?? [env.OWNER_EMAIL.toLowerCase()],
+    mailFrom: env.MAIL_FROM,
+    mail,
+    checkoutUrl: env.CHECKOUT_URL,
+    downloadUrl: env.DOWNLOAD_URL,
+    guideUrl: env.GUIDE_URL,
+    authSecret: env.AUTH_SECRET,
+    publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/+$/, ''),
+    redisUrl: env.REDIS_URL,
+    formRateLimit: env.FORM_RATE_LIMIT,
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL,
+  };
+}

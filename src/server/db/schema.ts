@@ -1,0 +1,37 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { TableName } from '../../shared/tables';
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
+
+/** Columns every submission table shares (SPEC.md §3, plus the owner's notes). */
+type SubmissionColumns = {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  email_sent: Generated<boolean>;
+  email_sent_at: NullableTimestamp;
+  notes: Generated<string>;
+  created_at: Generated<CreatedAt>;
+  updated_at: Generated<Timestamp>;
+};
+
+export type MessageSubmission = SubmissionColumns & { message: Generated<string> };
+export type FormSubmission = MessageSubmission & { purchase_intent: Generated<boolean> };
+
+/** Fails to compile if a table of the contract has no row type here. */
+type CoversEveryTable<T extends Record<TableName, unknown>> = T;
+
+export type Database = CoversEveryTable<{
+  form_submissions: FormSubmission;
+  contact_us_submissions: FormSubmission;
+  soul_reset_submissions: FormSubmission;
+  free_product_gift_submissions: SubmissionColumns;
+  refund_inquiries: MessageSubmission;
+  terms_of_service_feedback: MessageSubmission;
+}>;

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+
+const READY_TIMEOUT_MS = 2_000;
+
+/** /healthz: the process answers. /readyz: the database answers too (for load balancers). */
+export async function healthRoutes(app: FastifyInstance) {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  app.get('/readyz', async (request, reply) => {
+    try {
+      await withTimeout(app.database.ping(), READY_TIMEOUT_MS);
+      return { status: 'ready', database: app.database.kind };
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness check failed');
+      return reply.code(503).send({ status: 'unavailable', database: app.database.kind });
+    }
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

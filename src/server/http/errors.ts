@@ -1,0 +1,65 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+// node-postgres and PGlite errors that mean "the database cannot be reached right now".
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+  '08000',
+  '08003',
+  '08006',
+]);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|database is closed/i.test(
+    error.message,
+  );
+}
+
+/**
+ * One error shape for every endpoint: { error, message }. Client mistakes keep their
+ * message; server faults are logged and answered without details.
+ */
+export function errorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isDatabaseUnavailable(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.code(503).send({
+        error: 'Service Unavailable',
+        message: 'The service is temporarily unavailable. Please try again in a moment.',
+      });
+    }
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(status).send({
+        error: 'Internal Server Error',
+        message: 'Something went wrong on our side. Please try again later.',
+      });
+    }
+    return reply.code(status).send({ error: httpErrorName(status), message: error.message });
+  });
+}
+
+function httpErrorName(status: number): string {
+  const names: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    413: 'Payload Too Large',
+    415: 'Unsupported Media Type',
+    429: 'Too Many Requests',
+  };
+  return names[status] ?? 'Error';
+}

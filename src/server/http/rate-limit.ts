@@ -1,0 +1,31 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+
+/**
+ * Registers the limiter without a global limit: each route opts in with its own budget
+ * (`config.rateLimit` or `app.rateLimit()`). With REDIS_URL every instance counts in one
+ * shared store; without it, each process counts alone.
+ */
+export async function rateLimits(app: FastifyInstance) {
+  const redis = app.config.redisUrl
+    ? new Redis(app.config.redisUrl, {
+        connectTimeout: 1_000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+      })
+    : undefined;
+  if (redis) {
+    redis.on('error', (error) => app.log.warn({ err: error }, 'Redis rate-limit store error'));
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+  }
+  await app.register(rateLimit, {
+    global: false,
+    redis,
+    nameSpace: 'soul-reset-rl:',
+    // A Redis outage must not take the site down with it: requests pass unlimited meanwhile.
+    skipOnError: true,
+  });
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { ensureAuthSecret } from './config/auth-secret';
+import type { Config } from './config/load-config';
+import { openDatabase, type AppDatabase } from './db/database';
+import { migrate } from './db/migrate';
+
+export type RunningServer = {
+  app: FastifyInstance;
+  database: AppDatabase;
+  /** Where it listens, with the port actually bound (PORT=0 picks a free one). */
+  url: string;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+};
+
+export function databaseOptions(config: Config) {
+  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
+}
+
+export async function startServer(
+  config: Config,
+  options: { clientDir?: string; configure?: (app: FastifyInstance) => void } = {},
+): Promise<RunningServer> {
+  await ensureAuthSecret(config);
+  const database = await openDatabase(databaseOptions(config));
+  try {
+    await migrate(database.db);
+    const app = await buildApp({ config, database, clientDir: options.clientDir });
+    options.configure?.(app);
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      database,
+      url: `http://${host}:${port}`,
+      close: () =>
+        (closing ??= (async () => {
+          try {
+            await app.close();
+          } finally {
+            await database.close();
+          }
+        })()),
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,14 @@
+/** Every route of the hash-routed site (SPEC.md §2). Build links from here, never by hand. */
+export const paths = {
+  home: '/',
+  thankYou: '/thank-you',
+  privacyPolicy: '/privacy-policy',
+  refundPolicy: '/refund-policy',
+  termsOfService: '/terms-of-service',
+  contactUs: '/contact-us',
+  login: '/login',
+  admin: '/admin',
+  adminLogin: '/admin/login',
+} as const;
+
+export type AppPath = (typeof paths)[keyof typeof paths];
