@@ -30,7 +30,7 @@ export default defineConfig({
         root: repoRoot,
         test: {
           name: 'server',
-          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'tests/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/global-setup.ts'],
         },

@@ -27,12 +27,17 @@ export async function startServer(
   try {
     await migrate(database.db);
     const app = await buildApp({ config, database, clientDir: options.clientDir });
+    let closing: Promise<void> | undefined;
+    // A keep-alive connection that finishes its request during shutdown would otherwise stay
+    // open until it times out, holding the shutdown up.
+    app.addHook('onSend', async (_request, reply) => {
+      if (closing) reply.header('connection', 'close');
+    });
     options.configure?.(app);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    let closing: Promise<void> | undefined;
     return {
       app,
       database,

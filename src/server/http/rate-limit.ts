@@ -11,8 +11,9 @@ export async function rateLimits(app: FastifyInstance) {
   const redis = app.config.redisUrl
     ? new Redis(app.config.redisUrl, {
         connectTimeout: 1_000,
+        // Bounded waits: a slow or absent Redis costs a request at most half a second.
+        commandTimeout: 500,
         maxRetriesPerRequest: 1,
-        enableOfflineQueue: false,
       })
     : undefined;
   if (redis) {

@@ -1,0 +1,208 @@
+import type { FastifyInstance } from 'fastify';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { buildTestApp } from '../../tests/support/test-app';
+import {
+  createTestDatabase,
+  describeEachDatabase,
+  type TestDatabase,
+} from '../../tests/support/test-database';
+import { describe } from 'vitest';
+import { openDatabase, type AppDatabase } from './db/database';
+
+async function fakeClientBuild() {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-client-'));
+  await mkdir(path.join(dir, 'assets'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><h1>Home</h1>');
+  const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+  await writeFile(path.join(dir, 'assets', 'index-abc123.js'), script);
+  await writeFile(path.join(dir, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
+  return dir;
+}
+
+describeEachDatabase('health', (use, kind) => {
+  it('answers /healthz and /readyz while the database answers', async () => {
+    const app = await buildTestApp(use());
+    const health = await app.inject('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toEqual({ status: 'ok' });
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: kind });
+    await app.close();
+  });
+});
+
+describe('when PostgreSQL cannot be reached', () => {
+  let database: AppDatabase;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every connection attempt is refused at once.
+    database = await openDatabase({ databaseUrl: 'postgres://app@127.0.0.1:1/site' });
+    app = await buildTestApp(database, {
+      configure: (instance) =>
+        instance.get('/test/query', async () => {
+          await database.db.selectFrom('form_submissions').selectAll().execute();
+          return { ok: true };
+        }),
+    });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('fails /readyz with 503 and keeps /healthz up', async () => {
+    const ready = await app.inject('/readyz');
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'unavailable', database: 'postgres' });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+  });
+
+  it('answers a request that needs it with 503 and a clear message', async () => {
+    const response = await app.inject('/test/query');
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({
+      error: 'Service Unavailable',
+      message: 'The service is temporarily unavailable. Please try again in a moment.',
+    });
+  });
+});
+
+describe('http app', () => {
+  let database: TestDatabase;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    database = await createTestDatabase('pglite');
+    app = await buildTestApp(database, {
+      clientDir: await fakeClientBuild(),
+      configure: (instance) => {
+        instance.get('/test/crash', async () => {
+          throw new Error('secret internal detail');
+        });
+        instance.get('/test/bad', async () => {
+          throw Object.assign(new Error('Name is too long.'), { statusCode: 400 });
+        });
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await app.close();
+    await database.dispose();
+  });
+
+  it('serves index.html at / revalidated on every visit', async () => {
+    const response = await app.inject('/');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/text\/html/);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<h1>Home</h1>');
+  });
+
+  it('serves hashed assets cached for a year, precompressed when the client accepts it', async () => {
+    const plain = await app.inject('/assets/index-abc123.js');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const compressed = await app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(Number(compressed.headers['content-length'])).toBeLessThan(plain.body.length);
+  });
+
+  it('sends a page address without its hash to the hash route', async () => {
+    const response = await app.inject({ url: '/admin/', headers: { accept: 'text/html' } });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/#/admin');
+  });
+
+  it('answers unknown API paths and files with a JSON 404', async () => {
+    for (const url of ['/api/nothing', '/missing.js']) {
+      const response = await app.inject({ url, headers: { accept: 'text/html' } });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({
+        error: 'Not Found',
+        message: `There is nothing at GET ${url}.`,
+      });
+    }
+  });
+
+  it('rate-limits the 404 handler', async () => {
+    let last = 0;
+    for (let i = 0; i < 125; i++) {
+      last = (await app.inject({ url: '/api/probe', remoteAddress: '10.9.9.9' })).statusCode;
+    }
+    expect(last).toBe(429);
+    expect((await app.inject({ url: '/api/probe', remoteAddress: '10.9.9.8' })).statusCode).toBe(
+      404,
+    );
+  });
+
+  it('hides the details of server faults and keeps client error messages', async () => {
+    const crash = await app.inject('/test/crash');
+    expect(crash.statusCode).toBe(500);
+    expect(crash.body).not.toContain('secret internal detail');
+    expect(crash.json()).toEqual({
+      error: 'Internal Server Error',
+      message: 'Something went wrong on our side. Please try again later.',
+    });
+    const bad = await app.inject('/test/bad');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({ error: 'Bad Request', message: 'Name is too long.' });
+  });
+
+  it('sets security headers on every response', async () => {
+    for (const url of ['/', '/healthz', '/api/nothing']) {
+      const { headers } = await app.inject(url);
+      const csp = String(headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toContain('unsafe-eval');
+      for (const directive of [
+        "object-src 'none'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+      ]) {
+        expect(csp).toContain(directive);
+      }
+      expect(headers['x-content-type-options']).toBe('nosniff');
+      expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(headers['permissions-policy']).toContain('camera=()');
+      // Served over plain http here, so no HSTS (it is for https deployments).
+      expect(headers['strict-transport-security']).toBeUndefined();
+    }
+  });
+
+  it('gives every response a request id, keeping a well-formed one from a proxy', async () => {
+    const own = await app.inject('/healthz');
+    expect(own.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const forwarded = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'lb-123' } });
+    expect(forwarded.headers['x-request-id']).toBe('lb-123');
+    const hostile = await app.inject({
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\nwith newline' },
+    });
+    expect(hostile.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('https deployments', () => {
+  it('send Strict-Transport-Security for a year', async () => {
+    const database = await createTestDatabase('pglite');
+    const { testConfig } = await import('../../tests/support/test-config');
+    const app = await buildTestApp(database, {
+      config: await testConfig({ PUBLIC_URL: 'https://shop.example.com' }),
+    });
+    const { headers } = await app.inject('/healthz');
+    expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    expect(String(headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+    await app.close();
+    await database.dispose();
+  });
+});

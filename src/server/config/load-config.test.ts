@@ -1,0 +1,162 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './load-config';
+
+function configError(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('loadConfig', () => {
+  it('gives the documented defaults on an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'development',
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      ownerEmail: 'owner@example.com',
+      adminEmails: ['owner@example.com'],
+      mail: { transport: 'outbox' },
+      publicUrl: 'http://127.0.0.1:3000',
+      redisUrl: undefined,
+      formRateLimit: 10,
+      trustProxy: undefined,
+      logLevel: 'info',
+    });
+    expect(config.checkoutUrl).toMatch(/^https:\/\//);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/srv/data',
+      DATABASE_URL: 'postgres://app:secret@db.internal:5432/site',
+      OWNER_EMAIL: 'Owner@Shop.com',
+      ADMIN_EMAILS: ' a@shop.com, B@shop.com ,',
+      SMTP_URL: 'smtp://mail.internal:2525',
+      MAIL_FROM: 'Shop <hello@shop.com>',
+      CHECKOUT_URL: 'https://pay.example.com/abc',
+      DOWNLOAD_URL: 'https://files.example.com/bundle.zip',
+      GUIDE_URL: 'https://files.example.com/guide.pdf',
+      AUTH_SECRET: 'x'.repeat(40),
+      PUBLIC_URL: 'https://shop.com/',
+      REDIS_URL: 'redis://cache:6379',
+      FORM_RATE_LIMIT: '25',
+      TRUST_PROXY: '2',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      env: 'production',
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: '/srv/data',
+      databaseUrl: 'postgres://app:secret@db.internal:5432/site',
+      ownerEmail: 'owner@shop.com',
+      adminEmails: ['a@shop.com', 'b@shop.com'],
+      mail: { transport: 'smtp', url: 'smtp://mail.internal:2525' },
+      mailFrom: 'Shop <hello@shop.com>',
+      checkoutUrl: 'https://pay.example.com/abc',
+      downloadUrl: 'https://files.example.com/bundle.zip',
+      guideUrl: 'https://files.example.com/guide.pdf',
+      authSecret: 'x'.repeat(40),
+      publicUrl: 'https://shop.com',
+      redisUrl: 'redis://cache:6379',
+      formRateLimit: 25,
+      trustProxy: 2,
+      logLevel: 'warn',
+    });
+  });
+
+  it('prefers the HTTP run API over SMTP when both are set', () => {
+    const config = loadConfig({
+      SMTP_URL: 'smtp://mail:25',
+      MAIL_API_URL: 'https://mail-api.example.com',
+      MAIL_API_KEY: 'k',
+      MAIL_MODEL: 'send-email',
+      MAIL_PROJECT_ID: 'p1',
+    });
+    expect(config.mail).toEqual({
+      transport: 'api',
+      url: 'https://mail-api.example.com',
+      key: 'k',
+      model: 'send-email',
+      projectId: 'p1',
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', TRUST_PROXY: '' })).toMatchObject({
+      port: 3000,
+      databaseUrl: undefined,
+      trustProxy: undefined,
+    });
+  });
+
+  it('parses TRUST_PROXY as a flag, a hop count or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2');
+  });
+
+  it.each([
+    [
+      { PORT: 'abc' },
+      'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc").',
+    ],
+    [
+      { PORT: '70000' },
+      'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "70000").',
+    ],
+    [
+      { DATABASE_URL: 'nonsense' },
+      'Invalid configuration: DATABASE_URL must be a URL like postgres://user:password@host:5432/database (got "nonsense").',
+    ],
+    [
+      { OWNER_EMAIL: 'nobody' },
+      'Invalid configuration: OWNER_EMAIL must be an email address (got "nobody").',
+    ],
+    [
+      { ADMIN_EMAILS: 'a@b.com, oops' },
+      'Invalid configuration: ADMIN_EMAILS must be a comma-separated list of email addresses (got "a@b.com, oops").',
+    ],
+    [
+      { FORM_RATE_LIMIT: '0' },
+      'Invalid configuration: FORM_RATE_LIMIT must be a positive whole number (got "0").',
+    ],
+    [
+      { CHECKOUT_URL: 'javascript:alert(1)' },
+      'Invalid configuration: CHECKOUT_URL must be a URL like https://example.com/path (got "javascript:alert(1)").',
+    ],
+    [
+      { LOG_LEVEL: 'loud' },
+      'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").',
+    ],
+    [
+      { NODE_ENV: 'production' },
+      'Invalid configuration: AUTH_SECRET must be set in production (a random string of 32+ characters).',
+    ],
+    [
+      { MAIL_API_URL: 'https://mail.example.com', MAIL_API_KEY: 'k' },
+      'Invalid configuration: MAIL_API_URL is set, so MAIL_MODEL, MAIL_PROJECT_ID must be set too.',
+    ],
+  ])('rejects %j with one line naming the variable', (env, message) => {
+    const text = configError(env);
+    expect(text).toBe(message);
+    expect(text).not.toContain('\n');
+  });
+
+  it('names every bad variable at once', () => {
+    expect(configError({ PORT: 'abc', SMTP_URL: 'http://x' })).toBe(
+      'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc"); SMTP_URL must be a URL like smtp://user:password@host:587 (got "http://x").',
+    );
+  });
+});

@@ -1,0 +1,234 @@
+import { sql } from 'kysely';
+import { expect, it } from 'vitest';
+import type { TableName } from '../../shared/tables';
+import { describeEachDatabase } from '../../../tests/support/test-database';
+import { loadMigrations, migrate } from './migrate';
+
+const expectedColumns: Record<TableName, string[]> = {
+  form_submissions: [
+    'id',
+    'name',
+    'email',
+    'message',
+    'purchase_intent',
+    'email_sent',
+    'email_sent_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  contact_us_submissions: [
+    'id',
+    'name',
+    'email',
+    'message',
+    'purchase_intent',
+    'email_sent',
+    'email_sent_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  soul_reset_submissions: [
+    'id',
+    'name',
+    'email',
+    'message',
+    'purchase_intent',
+    'email_sent',
+    'email_sent_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  free_product_gift_submissions: [
+    'id',
+    'name',
+    'email',
+    'email_sent',
+    'email_sent_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  refund_inquiries: [
+    'id',
+    'name',
+    'email',
+    'message',
+    'email_sent',
+    'email_sent_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  terms_of_service_feedback: [
+    'id',
+    'name',
+    'email',
+    'message',
+    'email_sent',
+    'email_sent_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+};
+
+describeEachDatabase('database', (use) => {
+  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes', async () => {
+    const { db } = use();
+    const rows = await sql<{ table_name: string; column_name: string }>`
+      select table_name, column_name from information_schema.columns
+      where table_schema = 'public' and table_name <> 'schema_migrations'
+      order by table_name, ordinal_position`.execute(db);
+    const actual: Record<string, string[]> = {};
+    for (const row of rows.rows) (actual[row.table_name] ??= []).push(row.column_name);
+    expect(actual).toEqual(expectedColumns);
+  });
+
+  it('fills defaults: empty message and notes, email_sent false, timestamps set', async () => {
+    const { db } = use();
+    const row = await db
+      .insertInto('form_submissions')
+      .values({ name: 'Ada', email: 'ada@example.com' })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      message: '',
+      notes: '',
+      purchase_intent: false,
+      email_sent: false,
+      email_sent_at: null,
+    });
+    expect(row.created_at).toBeInstanceOf(Date);
+    expect(row.updated_at).toBeInstanceOf(Date);
+  });
+
+  it('returns bigint ids and counts as plain numbers', async () => {
+    const { db } = use();
+    const inserted = await db
+      .insertInto('refund_inquiries')
+      .values([
+        { name: 'A', email: 'a@example.com' },
+        { name: 'B', email: 'b@example.com' },
+      ])
+      .returning('id')
+      .execute();
+    expect(typeof inserted[0]?.id).toBe('number');
+    const { count } = await db
+      .selectFrom('refund_inquiries')
+      .select((eb) => eb.fn.countAll().as('count'))
+      .executeTakeFirstOrThrow();
+    expect(count).toBe(2);
+    const big = await sql<{ big: number }>`select 9007199254740991::bigint as big`.execute(db);
+    expect(big.rows[0]?.big).toBe(Number.MAX_SAFE_INTEGER);
+    await expect(sql`select 9007199254740993::bigint as big`.execute(db)).rejects.toThrow(
+      /safe integers/,
+    );
+  });
+
+  it('reports affected rows of updates and deletes', async () => {
+    const { db } = use();
+    await db
+      .insertInto('terms_of_service_feedback')
+      .values([
+        { name: 'A', email: 'same@example.com' },
+        { name: 'B', email: 'same@example.com' },
+      ])
+      .execute();
+    const updated = await db
+      .updateTable('terms_of_service_feedback')
+      .set({ email_sent: true })
+      .where('email', '=', 'same@example.com')
+      .executeTakeFirst();
+    expect(updated.numUpdatedRows).toBe(2n);
+    const deleted = await db
+      .deleteFrom('terms_of_service_feedback')
+      .where('email', '=', 'same@example.com')
+      .executeTakeFirst();
+    expect(deleted.numDeletedRows).toBe(2n);
+  });
+
+  it('a failing transaction rolls back only its own writes, not writes interleaved with it', async () => {
+    const { db } = use();
+    let insideTransaction!: () => void;
+    const transactionStarted = new Promise<void>((resolve) => (insideTransaction = resolve));
+    const failing = db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('free_product_gift_submissions')
+        .values({ name: 'doomed', email: 'doomed@example.com' })
+        .execute();
+      insideTransaction();
+      // Give the other writes every chance to run while this transaction is open.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      throw new Error('boom');
+    });
+    await transactionStarted;
+    const others = Promise.all(
+      Array.from({ length: 5 }, (_, index) =>
+        db
+          .insertInto('free_product_gift_submissions')
+          .values({ name: `kept ${index}`, email: `kept${index}@example.com` })
+          .execute(),
+      ),
+    );
+    await expect(failing).rejects.toThrow('boom');
+    await others;
+    const names = await db
+      .selectFrom('free_product_gift_submissions')
+      .select('name')
+      .orderBy('name')
+      .execute();
+    expect(names.map((row) => row.name)).toEqual([
+      'kept 0',
+      'kept 1',
+      'kept 2',
+      'kept 3',
+      'kept 4',
+    ]);
+  });
+
+  it('keeps working after a statement fails', async () => {
+    const { db } = use();
+    await expect(sql`select * from no_such_table`.execute(db)).rejects.toThrow();
+    await expect(
+      db
+        .insertInto('form_submissions')
+        .values({ name: null as never, email: 'x@example.com' })
+        .execute(),
+    ).rejects.toThrow(/null value/);
+    await expect(use().ping()).resolves.toBeUndefined();
+  });
+
+  it('migrating again applies nothing, and concurrent migrations apply each file once', async () => {
+    const { db } = use();
+    expect(await migrate(db)).toEqual([]);
+    const extra = [
+      ...(await loadMigrations()),
+      { version: '9999_concurrency_probe', sql: 'create table concurrency_probe (id int);' },
+    ];
+    const results = await Promise.all([migrate(db, extra), migrate(db, extra), migrate(db, extra)]);
+    expect(results.flat()).toEqual(['9999_concurrency_probe']);
+    const versions = await sql<{ version: string }>`
+      select version from schema_migrations order by version`.execute(db);
+    expect(versions.rows.map((row) => row.version)).toEqual([
+      ...(await loadMigrations()).map((migration) => migration.version),
+      '9999_concurrency_probe',
+    ]);
+  });
+
+  it('rolls back a migration that fails, leaving no trace of it', async () => {
+    const { db } = use();
+    const broken = [
+      { version: '9998_broken', sql: 'create table half_done (id int); select 1/0;' },
+    ];
+    await expect(migrate(db, broken)).rejects.toThrow(/division by zero/);
+    const tables =
+      await sql`select 1 from information_schema.tables where table_name = 'half_done'`.execute(db);
+    expect(tables.rows).toHaveLength(0);
+    const recorded =
+      await sql`select 1 from schema_migrations where version = '9998_broken'`.execute(db);
+    expect(recorded.rows).toHaveLength(0);
+  });
+});

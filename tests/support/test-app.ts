@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app';
+import type { Config } from '../../src/server/config/load-config';
+import type { AppDatabase } from '../../src/server/db/database';
+import { testConfig } from './test-config';
+
+/** The real app over a test database, ready for `app.inject`; close it after the test. */
+export async function buildTestApp(
+  database: AppDatabase,
+  options: { config?: Config; clientDir?: string; configure?: (app: FastifyInstance) => void } = {},
+): Promise<FastifyInstance> {
+  const app = await buildApp({
+    config: options.config ?? (await testConfig()),
+    database,
+    clientDir: options.clientDir,
+  });
+  options.configure?.(app);
+  await app.ready();
+  return app;
+}
