@@ -154,6 +154,19 @@ describe('loadConfig', () => {
     expect(text).not.toContain('\n');
   });
 
+  it('never echoes a secret or the password in a URL', () => {
+    expect(configError({ AUTH_SECRET: 'short-secret' })).toBe(
+      'Invalid configuration: AUTH_SECRET must be at least 32 characters (use a random string).',
+    );
+    const text = configError({
+      DATABASE_URL: 'mysql://app:hunter2@db.internal/site',
+      SMTP_URL: 'http://mailer:pa55word@mail.internal',
+    });
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('pa55word');
+    expect(text).toContain('(got "mysql://app:***@db.internal/site")');
+  });
+
   it('names every bad variable at once', () => {
     expect(configError({ PORT: 'abc', SMTP_URL: 'http://x' })).toBe(
       'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc"); SMTP_URL must be a URL like smtp://user:password@host:587 (got "http://x").',

@@ -35,14 +35,20 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'MAIL_API_KEY']);
+
+/** The offending value, as far as it can be shown: never a secret or a URL's password. */
+function shownValue(name: string, raw: string): string {
+  if (SECRET_VARIABLES.has(name)) return '';
+  let shown = raw.replace(/^([a-z][\w+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/i, '$1***@');
+  if (shown.length > 60) shown = `${shown.slice(0, 57)}...`;
+  return ` (got ${JSON.stringify(shown)})`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue, env: NodeJS.ProcessEnv): string {
   const name = String(issue.path[0] ?? 'configuration');
   const raw = env[name];
-  const got =
-    raw === undefined
-      ? ''
-      : ` (got ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw)})`;
-  return `${name} ${issue.message}${got}`;
+  return `${name} ${issue.message}${raw === undefined ? '' : shownValue(name, raw)}`;
 }
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
