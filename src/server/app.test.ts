@@ -192,6 +192,29 @@ describe('http app', () => {
   });
 });
 
+describe('behind a load balancer (TRUST_PROXY)', () => {
+  it.each([
+    [undefined, '127.0.0.1'],
+    ['1', '203.0.113.7'],
+    ['true', '198.51.100.1'],
+  ])('TRUST_PROXY=%s takes the client address %s', async (trustProxy, expected) => {
+    const database = await createTestDatabase('pglite');
+    const { testConfig } = await import('../../tests/support/test-config');
+    const app = await buildTestApp(database, {
+      config: await testConfig(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
+      configure: (instance) => instance.get('/test/ip', async (request) => ({ ip: request.ip })),
+    });
+    const response = await app.inject({
+      url: '/test/ip',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.7' },
+    });
+    expect(response.json()).toEqual({ ip: expected });
+    await app.close();
+    await database.dispose();
+  });
+});
+
 describe('https deployments', () => {
   it('send Strict-Transport-Security for a year', async () => {
     const database = await createTestDatabase('pglite');

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from './config/load-config';
@@ -16,38 +17,44 @@ export type AppOptions = {
   clientDir?: string;
 };
 
+/**
+ * The whole application as one plugin, registered in order: shared services (config,
+ * database), security headers, rate limiting, error shape, routes, static files.
+ */
+export const app = fp<AppOptions>(
+  async (instance, { config, database, clientDir }) => {
+    instance.decorate('config', config);
+    instance.decorate('database', database);
+    instance.addHook('onRequest', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+
+    await securityHeaders(instance);
+    await rateLimits(instance);
+    errorHandling(instance);
+
+    await instance.register(healthRoutes);
+    if (clientDir) await instance.register(staticSite, { clientDir });
+    notFound(instance);
+  },
+  { name: 'soul-reset-app' },
+);
+
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
-/** Builds the whole HTTP app without listening: the server and the tests share it. */
-export async function buildApp({
-  config,
-  database,
-  clientDir,
-}: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: { level: config.logLevel },
-    trustProxy: trustProxySetting(config.trustProxy),
+/** A Fastify instance with the app registered, not yet listening: the server and tests share it. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const instance = Fastify({
+    logger: { level: options.config.logLevel },
+    trustProxy: trustProxySetting(options.config.trustProxy),
     // Behind a load balancer, keep its request id so one request can be followed end to end.
     genReqId: (request: IncomingMessage) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
   });
-  app.decorate('config', config);
-  app.decorate('database', database);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
-  await securityHeaders(app);
-  await rateLimits(app);
-  errorHandling(app);
-
-  await app.register(healthRoutes);
-  if (clientDir) await app.register(staticSite, { clientDir });
-  notFound(app);
-
-  return app;
+  await instance.register(app, options);
+  return instance;
 }
 
 /** A hop count trusts that many proxies in front of the app (X-Forwarded-For). */
