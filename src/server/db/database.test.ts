@@ -4,75 +4,28 @@ import type { TableName } from '../../shared/tables';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { loadMigrations, migrate } from './migrate';
 
+const formColumns = [
+  'id',
+  'name',
+  'email',
+  'message',
+  'purchase_intent',
+  'email_sent',
+  'email_sent_at',
+  'notes',
+  'created_at',
+  'updated_at',
+];
+const messageColumns = formColumns.filter((column) => column !== 'purchase_intent');
+const guideColumns = messageColumns.filter((column) => column !== 'message');
+
 const expectedColumns: Record<TableName, string[]> = {
-  form_submissions: [
-    'id',
-    'name',
-    'email',
-    'message',
-    'purchase_intent',
-    'email_sent',
-    'email_sent_at',
-    'notes',
-    'created_at',
-    'updated_at',
-  ],
-  contact_us_submissions: [
-    'id',
-    'name',
-    'email',
-    'message',
-    'purchase_intent',
-    'email_sent',
-    'email_sent_at',
-    'notes',
-    'created_at',
-    'updated_at',
-  ],
-  soul_reset_submissions: [
-    'id',
-    'name',
-    'email',
-    'message',
-    'purchase_intent',
-    'email_sent',
-    'email_sent_at',
-    'notes',
-    'created_at',
-    'updated_at',
-  ],
-  free_product_gift_submissions: [
-    'id',
-    'name',
-    'email',
-    'email_sent',
-    'email_sent_at',
-    'notes',
-    'created_at',
-    'updated_at',
-  ],
-  refund_inquiries: [
-    'id',
-    'name',
-    'email',
-    'message',
-    'email_sent',
-    'email_sent_at',
-    'notes',
-    'created_at',
-    'updated_at',
-  ],
-  terms_of_service_feedback: [
-    'id',
-    'name',
-    'email',
-    'message',
-    'email_sent',
-    'email_sent_at',
-    'notes',
-    'created_at',
-    'updated_at',
-  ],
+  contact_us_submissions: formColumns,
+  form_submissions: formColumns,
+  free_product_gift_submissions: guideColumns,
+  refund_inquiries: messageColumns,
+  soul_reset_submissions: formColumns,
+  terms_of_service_feedback: messageColumns,
 };
 
 describeEachDatabase('database', (use) => {
