@@ -27,9 +27,19 @@ describe('startServer', () => {
     const inFlight = fetch(`${server.url}/test/slow`);
     await slowArrived;
     const closing = server.close();
-    // While closing, new connections are refused...
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    // While closing, new connections are soon refused...
+    await expect
+      .poll(
+        () =>
+          fetch(`${server.url}/healthz`).then(
+            () => 'accepted',
+            () => 'refused',
+          ),
+        {
+          timeout: 5_000,
+        },
+      )
+      .toBe('refused');
     // ...but the request already running still gets its answer.
     releaseSlow();
     const response = await inFlight;
