@@ -3,14 +3,14 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync } from 'node:zlib';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../tests/support/test-app';
+import { testConfig } from '../../tests/support/test-config';
 import {
   createTestDatabase,
   describeEachDatabase,
   type TestDatabase,
 } from '../../tests/support/test-database';
-import { describe } from 'vitest';
 import { openDatabase, type AppDatabase } from './db/database';
 
 async function fakeClientBuild() {
@@ -199,7 +199,6 @@ describe('behind a load balancer (TRUST_PROXY)', () => {
     ['true', '198.51.100.1'],
   ])('TRUST_PROXY=%s takes the client address %s', async (trustProxy, expected) => {
     const database = await createTestDatabase('pglite');
-    const { testConfig } = await import('../../tests/support/test-config');
     const app = await buildTestApp(database, {
       config: await testConfig(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
       configure: (instance) => instance.get('/test/ip', async (request) => ({ ip: request.ip })),
@@ -218,7 +217,6 @@ describe('behind a load balancer (TRUST_PROXY)', () => {
 describe('https deployments', () => {
   it('send Strict-Transport-Security for a year', async () => {
     const database = await createTestDatabase('pglite');
-    const { testConfig } = await import('../../tests/support/test-config');
     const app = await buildTestApp(database, {
       config: await testConfig({ PUBLIC_URL: 'https://shop.example.com' }),
     });

@@ -1,12 +1,17 @@
 import type { Config } from './config/load-config';
 import { paths } from '../shared/paths';
 
-const mailDescriptions: Record<Config['mail']['transport'], (config: Config) => string> = {
-  outbox: (config) => `local outbox: printed here and saved under ${config.dataDir}/outbox`,
-  smtp: (config) =>
-    `SMTP via ${config.mail.transport === 'smtp' ? new URL(config.mail.url).host : ''}`,
-  api: (config) => `HTTP run API at ${config.mail.transport === 'api' ? config.mail.url : ''}`,
-};
+function describeMail(config: Config): string {
+  const { mail } = config;
+  switch (mail.transport) {
+    case 'outbox':
+      return `local outbox: printed here and saved under ${config.dataDir}/outbox`;
+    case 'smtp':
+      return `SMTP via ${new URL(mail.url).host}`;
+    case 'api':
+      return `HTTP run API at ${mail.url}`;
+  }
+}
 
 /** What a newcomer needs after `npm start`: where the site is and how to get into the admin. */
 export function startBanner(options: { url: string; config: Config; databaseLabel: string }) {
@@ -23,7 +28,7 @@ export function startBanner(options: { url: string; config: Config; databaseLabe
     `  Admin:     ${url}/#${paths.adminLogin}`,
     `             sign in as ${config.adminEmails.join(' or ')}; ${codes}`,
     `  Database:  ${databaseLabel}`,
-    `  Mail:      ${mailDescriptions[config.mail.transport](config)}`,
+    `  Mail:      ${describeMail(config)}`,
     '',
     '  Press Ctrl+C to stop.',
     '',

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
 
 // node-postgres and PGlite errors that mean "the database cannot be reached right now".
 const unavailableCodes = new Set([
@@ -46,20 +47,8 @@ export function errorHandling(app: FastifyInstance) {
         message: 'Something went wrong on our side. Please try again later.',
       });
     }
-    return reply.code(status).send({ error: httpErrorName(status), message: error.message });
+    return reply
+      .code(status)
+      .send({ error: STATUS_CODES[status] ?? 'Error', message: error.message });
   });
-}
-
-function httpErrorName(status: number): string {
-  const names: Record<number, string> = {
-    400: 'Bad Request',
-    401: 'Unauthorized',
-    403: 'Forbidden',
-    404: 'Not Found',
-    405: 'Method Not Allowed',
-    413: 'Payload Too Large',
-    415: 'Unsupported Media Type',
-    429: 'Too Many Requests',
-  };
-  return names[status] ?? 'Error';
 }
