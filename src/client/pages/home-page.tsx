@@ -1,4 +1,7 @@
 import { SiteFooter } from '../components/site-footer';
+import { ContactForm } from '../features/forms/contact-form';
+import { FreeGuidePopup } from '../features/forms/free-guide-popup';
+import { OrderForm } from '../features/forms/order-form';
 import { product } from '../../shared/product';
 
 export function HomePage() {
@@ -11,8 +14,15 @@ export function HomePage() {
         <p className="mt-6 max-w-2xl text-lg text-ink-muted">
           A 30-day mindfulness and stress-relief program you download once and keep for life.
         </p>
+        <section id="order-form">
+          <OrderForm />
+        </section>
+        <section id="contact-form">
+          <ContactForm />
+        </section>
       </main>
       <SiteFooter />
+      <FreeGuidePopup />
     </>
   );
 }

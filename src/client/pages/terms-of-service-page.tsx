@@ -1,5 +1,10 @@
 import { SimplePage } from '../components/simple-page';
+import { TermsFeedbackForm } from '../features/forms/terms-feedback-form';
 
 export function TermsOfServicePage() {
-  return <SimplePage title="Terms of Service" />;
+  return (
+    <SimplePage title="Terms of Service">
+      <TermsFeedbackForm />
+    </SimplePage>
+  );
 }
