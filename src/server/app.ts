@@ -8,6 +8,7 @@ import { healthRoutes } from './health/health-routes';
 import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
+import { mailPlugin } from './mail/mail-plugin';
 import { notFound, staticSite } from './web/static-site';
 
 export type AppOptions = {
@@ -19,7 +20,7 @@ export type AppOptions = {
 
 /**
  * The whole application as one plugin, registered in order: shared services (config,
- * database), security headers, rate limiting, error shape, routes, static files.
+ * database, mail), security headers, rate limiting, error shape, routes, static files.
  */
 export const app = fp<AppOptions>(
   async (instance, { config, database, clientDir }) => {
@@ -28,6 +29,8 @@ export const app = fp<AppOptions>(
     instance.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });
+
+    await instance.register(mailPlugin);
 
     await securityHeaders(instance);
     await rateLimits(instance);

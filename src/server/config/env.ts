@@ -58,6 +58,13 @@ export const envSchema = z.object({
   ADMIN_EMAILS: optional(emailList),
   SMTP_URL: optional(urlWithProtocols(['smtp:', 'smtps:'], 'smtp://user:password@host:587')),
   MAIL_FROM: optional(z.string().min(3)).default('Soul Reset <no-reply@soulreset.local>'),
+  MAIL_TIMEOUT_MS: optional(
+    z.coerce
+      .number({ message: 'must be a whole number of milliseconds from 100 to 10000' })
+      .int({ message: 'must be a whole number of milliseconds from 100 to 10000' })
+      .min(100, { message: 'must be a whole number of milliseconds from 100 to 10000' })
+      .max(10000, { message: 'must be a whole number of milliseconds from 100 to 10000' }),
+  ).default(10000),
   MAIL_API_URL: optional(httpUrl),
   MAIL_API_KEY: optional(z.string().min(1)),
   MAIL_MODEL: optional(z.string().min(1)),

@@ -18,6 +18,8 @@ export type Config = {
   adminEmails: string[];
   mailFrom: string;
   mail: MailSettings;
+  /** A send that takes longer is abandoned and recorded as failed. */
+  mailTimeoutMs: number;
   checkoutUrl: string;
   downloadUrl: string;
   guideUrl: string;
@@ -105,6 +107,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminEmails: env.ADMIN_EMAILS ?? [env.OWNER_EMAIL.toLowerCase()],
     mailFrom: env.MAIL_FROM,
     mail,
+    mailTimeoutMs: env.MAIL_TIMEOUT_MS,
     checkoutUrl: env.CHECKOUT_URL,
     downloadUrl: env.DOWNLOAD_URL,
     guideUrl: env.GUIDE_URL,

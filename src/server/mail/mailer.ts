@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/load-config';
+import { apiTransport } from './api-transport';
+import { toOutgoing, type MailMessage, type SendResult } from './mail-message';
+import { outboxTransport } from './outbox-transport';
+import { smtpTransport } from './smtp-transport';
+import type { MailTransport } from './transports';
+
+/** The one way the app sends mail, whatever the configured transport. */
+export type Mailer = {
+  send(message: MailMessage): Promise<SendResult>;
+  close(): Promise<void>;
+};
+
+function transportFor(config: Config, logger: FastifyBaseLogger): MailTransport {
+  const { mail } = config;
+  switch (mail.transport) {
+    case 'outbox':
+      return outboxTransport(config.dataDir, logger);
+    case 'smtp':
+      return smtpTransport(mail.url, config.mailTimeoutMs);
+    case 'api':
+      return apiTransport(mail);
+  }
+}
+
+/**
+ * Sends through the configured transport within MAIL_TIMEOUT_MS. A failure or a timeout is
+ * logged and returned as `failed`, never thrown: callers record it and carry on.
+ */
+export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer {
+  const transport = transportFor(config, logger);
+  return {
+    async send(message) {
+      const signal = AbortSignal.timeout(config.mailTimeoutMs);
+      try {
+        await transport.send(toOutgoing(message, config.mailFrom), signal);
+        return { status: 'sent' };
+      } catch (error) {
+        const reason = signal.aborted
+          ? `no answer within ${config.mailTimeoutMs} ms`
+          : error instanceof Error
+            ? error.message
+            : String(error);
+        logger.warn(
+          { mail: { to: message.to, subject: message.subject }, transport: config.mail.transport },
+          `Mail was not sent: ${reason}`,
+        );
+        return { status: 'failed', error: reason };
+      }
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,74 @@
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { parseMail, type ReceivedMail } from './mime';
+
+export type SinkMail = ReceivedMail & { envelopeTo: string[] };
+
+export type SmtpSink = {
+  /** smtp://127.0.0.1:<port> */
+  url: string;
+  messages: SinkMail[];
+  /** Resolves with the first message (already received or arriving) that matches. */
+  waitFor(match: (mail: SinkMail) => boolean, timeoutMs?: number): Promise<SinkMail>;
+  /** From now on, refuse every message with a 550 (a permanent SMTP failure). */
+  rejectAll(reject: boolean): void;
+  close(): Promise<void>;
+};
+
+/** A real SMTP server on a free port that keeps what it receives, for tests. */
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: SinkMail[] = [];
+  const waiters = new Set<() => void>();
+  let rejecting = false;
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (rejecting) {
+          callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+          return;
+        }
+        const envelopeTo = session.envelope.rcptTo.map((recipient) => recipient.address);
+        messages.push({ ...parseMail(Buffer.concat(chunks).toString('utf8')), envelopeTo });
+        for (const wake of waiters) wake();
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor(match, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const found = messages.find(match);
+          if (!found) return false;
+          clearTimeout(timer);
+          waiters.delete(wake);
+          resolve(found);
+          return true;
+        };
+        const wake = () => void check();
+        const timer = setTimeout(() => {
+          waiters.delete(wake);
+          reject(
+            new Error(`No matching mail within ${timeoutMs} ms (${messages.length} received)`),
+          );
+        }, timeoutMs);
+        if (!check()) waiters.add(wake);
+      });
+    },
+    rejectAll(reject) {
+      rejecting = reject;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
