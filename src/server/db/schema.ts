@@ -17,8 +17,8 @@ type SubmissionColumns = {
   email_sent: Generated<boolean>;
   email_sent_at: NullableTimestamp;
   notes: Generated<string>;
-  created_at: Generated<CreatedAt>;
-  updated_at: Generated<Timestamp>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
 };
 
 export type MessageSubmission = SubmissionColumns & { message: Generated<string> };
