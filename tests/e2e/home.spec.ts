@@ -1,5 +1,26 @@
+import { gzipSync } from 'node:zlib';
 import { expect, test } from './fixtures';
 import { defaultCheckoutUrl, homeSectionIds, recordAnalytics, stubExternalSite } from './support';
+
+/** The home page's first-load JavaScript budget (README.md, "Performance"). */
+const HOME_JS_BUDGET_GZIP = 90_000;
+
+test('the home page loads at most 90 KB of gzipped JavaScript', async ({ page }) => {
+  const scripts = new Map<string, number>();
+  page.on('response', async (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    scripts.set(response.url(), gzipSync(await response.body(), { level: 9 }).length);
+  });
+  await page.goto('/', { waitUntil: 'networkidle' });
+  await expect(page.locator('#hero')).toBeVisible();
+  const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
+  test.info().annotations.push({ type: 'home JS gzip bytes', description: String(total) });
+  expect(scripts.size).toBeGreaterThan(0);
+  expect(
+    total,
+    [...scripts].map(([url, size]) => `${url}: ${size}`).join('\n'),
+  ).toBeLessThanOrEqual(HOME_JS_BUDGET_GZIP);
+});
 
 test.describe('home page', () => {
   test('has the 14 sections in order, then the footer', async ({ page }) => {

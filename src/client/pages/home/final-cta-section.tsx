@@ -23,7 +23,7 @@ export function FinalCtaSection() {
             <Download aria-hidden="true" className="h-5 w-5" />
             Download Now
           </CheckoutLink>
-          <ul className="mx-auto mt-8 grid max-w-2xl gap-4 text-left text-sm text-ink sm:grid-cols-3">
+          <ul className="mx-auto mt-10 grid max-w-3xl gap-4 text-left text-sm text-ink sm:grid-cols-3 sm:gap-6">
             <li className="flex items-start gap-2">
               <ShieldCheck aria-hidden="true" className="h-5 w-5 shrink-0 text-sage-700" />
               <span>30-day guarantee: feel the difference within 30 days of practice.</span>

@@ -36,7 +36,7 @@ export function HeroSection() {
           </p>
           <h1
             id="hero-title"
-            className="mt-5 font-serif text-4xl leading-tight text-sage-800 sm:text-5xl lg:text-6xl"
+            className="mt-5 font-serif text-4xl leading-tight text-sage-800 sm:text-5xl lg:text-[3.5rem]"
           >
             {product.name}: find your calm again in 30 days
           </h1>
@@ -54,7 +54,7 @@ export function HeroSection() {
             <a
               href="#/#order-form"
               onClick={askFirst}
-              className="px-2 py-2 font-semibold text-sage-700"
+              className="py-2 font-semibold text-sage-700 sm:px-2"
             >
               Or ask questions first
             </a>
