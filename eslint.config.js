@@ -9,6 +9,12 @@ const serverImports = {
   regex: String.raw`^(\.{1,2}/)+(.*/)?server(/|$)`,
   message: 'Server code must never be imported outside src/server (it would reach the browser).',
 };
+// The home page's JS budget left no room for react-router: src/client/app/router.tsx has the
+// same names (Link, Navigate, Outlet, useLocation, useNavigate).
+const routerImports = {
+  group: ['react-router', 'react-router-dom', 'react-router/*'],
+  message: "Use the app's own hash router: import { Link, ... } from 'src/client/app/router'.",
+};
 const clientImports = {
   regex: String.raw`^(\.{1,2}/)+(.*/)?client(/|$)`,
   message: 'Client code is only importable from src/client.',
@@ -41,7 +47,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': ['error', { patterns: [serverImports] }],
+      'no-restricted-imports': ['error', { patterns: [serverImports, routerImports] }],
     },
   },
   {

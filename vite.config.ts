@@ -14,6 +14,8 @@ export default defineConfig({
   build: {
     outDir,
     emptyOutDir: true,
+    // Images stay files with hashed names (cached for good) instead of inflating the JS.
+    assetsInlineLimit: 0,
   },
   server: {
     proxy: {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../tests/support/test-app';
 import { testConfig } from '../../tests/support/test-config';
@@ -11,12 +11,21 @@ import {
   describeEachDatabase,
   type TestDatabase,
 } from '../../tests/support/test-database';
+import { PUBLIC_CONFIG_ELEMENT_ID, publicConfigPlaceholders } from '../shared/public-config';
 import { openDatabase, type AppDatabase } from './db/database';
 
 async function fakeClientBuild() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-client-'));
   await mkdir(path.join(dir, 'assets'));
-  await writeFile(path.join(dir, 'index.html'), '<!doctype html><h1>Home</h1>');
+  await writeFile(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1>' +
+      `<a href="${publicConfigPlaceholders.checkoutUrl}">Buy</a></body></html>`,
+  );
+  // What the build writes beside it; the server must serve its own rendering instead.
+  await writeFile(path.join(dir, 'index.html.br'), brotliCompressSync('<h1>Stale</h1>'));
+  await mkdir(path.join(dir, 'downloads'));
+  await writeFile(path.join(dir, 'downloads', 'guide.pdf'), '%PDF-1.4\n%%EOF\n');
   const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
   await writeFile(path.join(dir, 'assets', 'index-abc123.js'), script);
   await writeFile(path.join(dir, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
@@ -78,6 +87,7 @@ describe('http app', () => {
   beforeAll(async () => {
     database = await createTestDatabase('pglite');
     app = await buildTestApp(database, {
+      config: await testConfig({ CHECKOUT_URL: 'https://pay.example.com/b/test-123' }),
       clientDir: await fakeClientBuild(),
       configure: (instance) => {
         instance.get('/test/crash', async () => {
@@ -100,6 +110,33 @@ describe('http app', () => {
     expect(response.headers['content-type']).toMatch(/text\/html/);
     expect(response.headers['cache-control']).toBe('no-cache');
     expect(response.body).toContain('<h1>Home</h1>');
+  });
+
+  it('serves index.html with the configured checkout URL and the embedded public settings', async () => {
+    for (const url of ['/', '/index.html']) {
+      const response = await app.inject(url);
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('href="https://pay.example.com/b/test-123"');
+      expect(response.body).not.toContain(publicConfigPlaceholders.checkoutUrl);
+      expect(response.body).toContain(
+        `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">` +
+          '{"checkoutUrl":"https://pay.example.com/b/test-123",' +
+          '"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf"}</script>',
+      );
+    }
+    const compressed = await app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(compressed.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(compressed.rawPayload).toString()).toContain(
+      'https://pay.example.com/b/test-123',
+    );
+    expect((await app.inject('/index.html.br')).statusCode).toBe(404);
+  });
+
+  it('serves the downloads as PDF files', async () => {
+    const response = await app.inject('/downloads/guide.pdf');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
   });
 
   it('serves hashed assets cached for a year, precompressed when the client accepts it', async () => {

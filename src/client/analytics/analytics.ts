@@ -11,14 +11,16 @@ export type PageName =
 
 type Kind = 'page_view' | 'event' | 'conversion';
 
-function globalPrivacyControl(): boolean {
+/** True when the visitor's browser sends the Global Privacy Control signal. */
+export function hasGlobalPrivacyControl(): boolean {
   return (
+    typeof navigator !== 'undefined' &&
     (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true
   );
 }
 
 function record(kind: Kind, name: string, params: AnalyticsParams = {}): void {
-  if (globalPrivacyControl()) {
+  if (hasGlobalPrivacyControl()) {
     console.info(`[analytics] suppressed ${kind} ${name} (Global Privacy Control)`);
     return;
   }

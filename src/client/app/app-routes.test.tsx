@@ -1,48 +1,49 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, useLocation, useNavigate, useNavigationType } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
 import { AppRoutes } from './app-routes';
-
-function LocationProbe() {
-  const location = useLocation();
-  const navigationType = useNavigationType();
-  const navigate = useNavigate();
-  return (
-    <>
-      <output data-testid="pathname">{location.pathname}</output>
-      <output data-testid="navigation-type">{navigationType}</output>
-      <button type="button" onClick={() => void navigate(-1)}>
-        Go back
-      </button>
-    </>
-  );
-}
-
-function renderAt(entries: string[]) {
-  return render(
-    <MemoryRouter initialEntries={entries} initialIndex={entries.length - 1}>
-      <AppRoutes />
-      <LocationProbe />
-    </MemoryRouter>,
-  );
-}
+import { HashRouter, StaticRouter } from './router';
 
 const homeHeading = { level: 1, name: new RegExp(product.name) } as const;
 
+/** Waits for the router to follow a browser-side hash change (hashchange is async). */
+async function goTo(hash: string) {
+  await act(async () => {
+    window.location.hash = hash;
+    await new Promise((resolve) => window.addEventListener('hashchange', resolve, { once: true }));
+  });
+}
+
 describe('AppRoutes', () => {
+  afterEach(() => {
+    window.history.replaceState(null, '', '#/');
+  });
+
   it('redirects an unknown path to home, replacing the history entry', async () => {
-    renderAt([paths.privacyPolicy, '/no-such-page']);
+    window.history.replaceState(null, '', `#${paths.privacyPolicy}`);
+    render(
+      <HashRouter>
+        <AppRoutes />
+      </HashRouter>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeDefined();
+    const entries = window.history.length;
+
+    await goTo('#/no-such-page');
 
     expect(await screen.findByRole('heading', homeHeading)).toBeDefined();
-    expect(screen.getByTestId('pathname').textContent).toBe(paths.home);
-    expect(screen.getByTestId('navigation-type').textContent).toBe('REPLACE');
+    expect(window.location.hash).toBe('#/');
+    // The unknown entry was replaced by home rather than followed by a new one.
+    expect(window.history.length).toBe(entries + 1);
 
-    // Had the unknown entry been kept, going back would land on it and redirect home again.
-    fireEvent.click(screen.getByRole('button', { name: 'Go back' }));
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) =>
+        window.addEventListener('hashchange', resolve, { once: true }),
+      );
+    });
     expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeDefined();
-    expect(screen.getByTestId('pathname').textContent).toBe(paths.privacyPolicy);
   });
 
   it.each([
@@ -56,16 +57,23 @@ describe('AppRoutes', () => {
     [paths.adminLogin, 'Admin Access'],
     [paths.admin, 'Admin Dashboard'],
   ])('renders %s with one main landmark and the h1 %s', async (path, name) => {
-    renderAt([path]);
+    render(
+      <StaticRouter location={path}>
+        <AppRoutes />
+      </StaticRouter>,
+    );
 
     expect(await screen.findByRole('heading', { level: 1, name })).toBeDefined();
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getAllByRole('main')).toHaveLength(1);
-    expect(screen.getByTestId('pathname').textContent).toBe(path);
   });
 
   it('renders the admin table page as the index child of the admin layout', async () => {
-    renderAt([paths.admin]);
+    render(
+      <StaticRouter location={paths.admin}>
+        <AppRoutes />
+      </StaticRouter>,
+    );
 
     const tables = await screen.findByRole('heading', { level: 2, name: 'Tables' });
     const main = screen.getByRole('main');
@@ -76,15 +84,19 @@ describe('AppRoutes', () => {
   });
 
   it('links the home footer to the four information pages', () => {
-    renderAt([paths.home]);
+    render(
+      <StaticRouter location={paths.home}>
+        <AppRoutes />
+      </StaticRouter>,
+    );
 
     const footer = screen.getByRole('navigation', { name: 'Footer' });
     const hrefs = Array.from(footer.querySelectorAll('a'), (a) => a.getAttribute('href'));
     expect(hrefs).toEqual([
-      paths.contactUs,
-      paths.privacyPolicy,
-      paths.refundPolicy,
-      paths.termsOfService,
+      `#${paths.contactUs}`,
+      `#${paths.privacyPolicy}`,
+      `#${paths.refundPolicy}`,
+      `#${paths.termsOfService}`,
     ]);
   });
 });

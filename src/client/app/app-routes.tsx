@@ -1,8 +1,8 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Fragment, lazy, Suspense, type ReactNode } from 'react';
 import { PageFallback } from '../components/page-fallback';
 import { HomePage } from '../pages/home-page';
 import { paths } from '../../shared/paths';
+import { Navigate, useLocation, WithOutlet } from './router';
 
 // Home is eager so it can be prerendered and hydrated; every other screen is its own chunk,
 // and the admin screens never load for visitors.
@@ -29,23 +29,47 @@ const AdminTablesPage = lazy(() =>
   import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
 );
 
+/** The screen for a path; undefined for a path the site does not have. */
+function screenFor(pathname: string): ReactNode | undefined {
+  switch (pathname) {
+    case paths.home:
+      return <HomePage />;
+    case paths.thankYou:
+      return <ThankYouPage />;
+    case paths.privacyPolicy:
+      return <PrivacyPolicyPage />;
+    case paths.refundPolicy:
+      return <RefundPolicyPage />;
+    case paths.termsOfService:
+      return <TermsOfServicePage />;
+    case paths.contactUs:
+      return <ContactUsPage />;
+    case paths.login:
+      return <LoginPage mode="normal" />;
+    case paths.adminLogin:
+      return <LoginPage mode="admin" />;
+    case paths.admin:
+      return (
+        <WithOutlet outlet={<AdminTablesPage />}>
+          <AdminLayout />
+        </WithOutlet>
+      );
+    default:
+      return undefined;
+  }
+}
+
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  const screen = screenFor(pathname);
   return (
     <Suspense fallback={<PageFallback />}>
-      <Routes>
-        <Route path={paths.home} element={<HomePage />} />
-        <Route path={paths.thankYou} element={<ThankYouPage />} />
-        <Route path={paths.privacyPolicy} element={<PrivacyPolicyPage />} />
-        <Route path={paths.refundPolicy} element={<RefundPolicyPage />} />
-        <Route path={paths.termsOfService} element={<TermsOfServicePage />} />
-        <Route path={paths.contactUs} element={<ContactUsPage />} />
-        <Route path={paths.login} element={<LoginPage mode="normal" />} />
-        <Route path={paths.adminLogin} element={<LoginPage mode="admin" />} />
-        <Route path={paths.admin} element={<AdminLayout />}>
-          <Route index element={<AdminTablesPage />} />
-        </Route>
-        <Route path="*" element={<Navigate to={paths.home} replace />} />
-      </Routes>
+      {/* Keyed by path so each screen starts fresh (scroll-to-top, page view). */}
+      {screen === undefined ? (
+        <Navigate to={paths.home} replace />
+      ) : (
+        <Fragment key={pathname}>{screen}</Fragment>
+      )}
     </Suspense>
   );
 }

@@ -3,6 +3,11 @@ import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
+import {
+  PUBLIC_CONFIG_ELEMENT_ID,
+  publicConfigDefaults,
+  publicConfigPlaceholders,
+} from '../../shared/public-config';
 import { render as prerender } from '../entry-prerender';
 import { isHomeHash, mountApp } from './mount-app';
 
@@ -23,9 +28,12 @@ describe('mountApp', () => {
   let root: Root | undefined;
   let container: HTMLElement;
 
-  function prerenderedContainer(): HTMLElement {
+  /** The page as the server sends it: prerendered markup with the configured checkout URL. */
+  function prerenderedContainer(checkoutUrl = publicConfigDefaults.checkoutUrl): HTMLElement {
     container = document.createElement('div');
-    container.innerHTML = prerender();
+    container.innerHTML = prerender()
+      .replaceAll(publicConfigPlaceholders.checkoutUrl, checkoutUrl)
+      .replaceAll(publicConfigPlaceholders.downloadUrl, publicConfigDefaults.downloadUrl);
     document.body.append(container);
     return container;
   }
@@ -34,7 +42,8 @@ describe('mountApp', () => {
     act(() => root?.unmount());
     root = undefined;
     container.remove();
-    window.location.hash = '';
+    document.getElementById(PUBLIC_CONFIG_ELEMENT_ID)?.remove();
+    window.history.replaceState(null, '', '#/');
     vi.restoreAllMocks();
   });
 
@@ -52,6 +61,25 @@ describe('mountApp', () => {
     expect(screen.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe(
       `#${paths.privacyPolicy}`,
     );
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('hydrates with the checkout URL the server embedded in the page', async () => {
+    const errors = vi.spyOn(console, 'error');
+    const checkoutUrl = 'https://pay.example.com/b/live-42';
+    const settings = document.createElement('script');
+    settings.type = 'application/json';
+    settings.id = PUBLIC_CONFIG_ELEMENT_ID;
+    settings.textContent = JSON.stringify({ ...publicConfigDefaults, checkoutUrl });
+    document.head.append(settings);
+    const target = prerenderedContainer(checkoutUrl);
+
+    await act(async () => {
+      root = mountApp(target, '');
+    });
+
+    const buy = screen.getByRole('link', { name: /Download Now – Just \$27/ });
+    expect(buy.getAttribute('href')).toBe(checkoutUrl);
     expect(errors).not.toHaveBeenCalled();
   });
 

@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
-import { HashRouter } from 'react-router';
 import { AppRoutes } from './app-routes';
+import { PublicConfigProvider, readPublicConfig } from './public-config';
+import { HashRouter } from './router';
 
 /** True when a location hash selects the home route: '', '#', '#/', '#/?…' or '#/#…'. */
 export function isHomeHash(hash: string): boolean {
@@ -17,9 +18,11 @@ export function isHomeHash(hash: string): boolean {
 export function mountApp(container: HTMLElement, hash = window.location.hash): Root {
   const app = (
     <StrictMode>
-      <HashRouter>
-        <AppRoutes />
-      </HashRouter>
+      <PublicConfigProvider value={readPublicConfig()}>
+        <HashRouter>
+          <AppRoutes />
+        </HashRouter>
+      </PublicConfigProvider>
     </StrictMode>
   );
   // firstElementChild, not hasChildNodes: the unfilled placeholder is a comment node.

@@ -1,10 +1,23 @@
-import { SimplePage } from '../components/simple-page';
+import { usePageView } from '../analytics/use-page-view';
+import { formCard } from '../components/button-styles';
+import { StaticPage } from '../components/static-page';
 import { ContactForm } from '../features/forms/contact-form';
 
 export function ContactUsPage() {
+  usePageView('contact_us');
   return (
-    <SimplePage title="Get in Touch">
-      <ContactForm />
-    </SimplePage>
+    <StaticPage
+      title="Get in Touch"
+      lead={
+        <p className="text-lg">
+          Questions about the bundle, your order or anything else? Our team will reply as soon as
+          possible.
+        </p>
+      }
+    >
+      <div className="mt-10">
+        <ContactForm className={formCard} />
+      </div>
+    </StaticPage>
   );
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guideUrlDefault, publicConfigDefaults } from '../../shared/public-config';
 
 const emailList = z
   .string()
@@ -69,9 +70,9 @@ export const envSchema = z.object({
   MAIL_API_KEY: optional(z.string().min(1)),
   MAIL_MODEL: optional(z.string().min(1)),
   MAIL_PROJECT_ID: optional(z.string().min(1)),
-  CHECKOUT_URL: optional(httpUrl).default('https://buy.stripe.com/test_soul_reset_bundle'),
-  DOWNLOAD_URL: optional(z.string().min(1)).default('/downloads/soul-reset-bundle-sample.pdf'),
-  GUIDE_URL: optional(z.string().min(1)).default('/downloads/free-mindfulness-guide.pdf'),
+  CHECKOUT_URL: optional(httpUrl).default(publicConfigDefaults.checkoutUrl),
+  DOWNLOAD_URL: optional(z.string().min(1)).default(publicConfigDefaults.downloadUrl),
+  GUIDE_URL: optional(z.string().min(1)).default(guideUrlDefault),
   AUTH_SECRET: optional(
     z.string().min(32, { message: 'must be at least 32 characters (use a random string)' }),
   ),

@@ -1,22 +1,38 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { compressPage, renderIndexPage, type CompressedPage } from './index-page';
 
 const HASHED_ASSET = /\/assets\//;
+const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
 
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else (index.html,
- * favicon, robots.txt) revalidated on every visit so a deploy shows at once.
+ * favicon, downloads) revalidated on every visit so a deploy shows at once. index.html is
+ * rendered once at start with this instance's public settings (see index-page.ts).
  */
 export async function staticSite(app: FastifyInstance, options: { clientDir: string }) {
-  if (!existsSync(path.join(options.clientDir, 'index.html'))) {
+  const indexFile = path.join(options.clientDir, 'index.html');
+  if (!existsSync(indexFile)) {
     app.log.warn(`No built site in ${options.clientDir}: run npm run build (API only for now).`);
     return;
   }
+  const { checkoutUrl, downloadUrl } = app.config;
+  const page = await compressPage(
+    renderIndexPage(await readFile(indexFile, 'utf8'), { checkoutUrl, downloadUrl }),
+  );
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) =>
+    sendIndex(page, request, reply);
+  app.get('/', sendPage);
+  app.get('/index.html', sendPage);
+
   await app.register(fastifyStatic, {
     root: options.clientDir,
     wildcard: false,
+    index: false,
+    globIgnore: INDEX_FILES,
     preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
@@ -26,6 +42,17 @@ export async function staticSite(app: FastifyInstance, options: { clientDir: str
       );
     },
   });
+}
+
+function sendIndex(page: CompressedPage, request: FastifyRequest, reply: FastifyReply) {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  reply
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding');
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding ? page[encoding] : page.plain);
 }
 
 /**

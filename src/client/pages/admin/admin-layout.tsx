@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet } from '../../app/router';
 import { PageFallback } from '../../components/page-fallback';
 
 export function AdminLayout() {

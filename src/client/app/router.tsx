@@ -1,0 +1,106 @@
+/**
+ * A small hash router: the routes of SPEC.md §2 live after the `#` (`#/privacy-policy`), and a
+ * second `#` names a section of the page (`#/#order-form`). It exports the subset of
+ * react-router's API this app uses, under the same names, at a fraction of the size: the
+ * home page's first-load JavaScript has a 90 KB gzip budget and react-router alone took 16 KB
+ * of it (see README.md, "Performance").
+ */
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useSyncExternalStore,
+  type AnchorHTMLAttributes,
+  type ReactNode,
+} from 'react';
+
+export type Location = { pathname: string; search: string; hash: string };
+export type NavigateOptions = { replace?: boolean };
+export type NavigateFunction = (to: string, options?: NavigateOptions) => void;
+
+/** Splits a location hash such as `#/login?next=1#top` into its route parts. */
+export function parseHashLocation(hash: string): Location {
+  const route = hash.replace(/^#/, '');
+  const hashAt = route.indexOf('#');
+  const beforeHash = hashAt === -1 ? route : route.slice(0, hashAt);
+  const searchAt = beforeHash.indexOf('?');
+  const pathname = searchAt === -1 ? beforeHash : beforeHash.slice(0, searchAt);
+  return {
+    pathname: pathname.startsWith('/') ? pathname : `/${pathname}`,
+    search: searchAt === -1 ? '' : beforeHash.slice(searchAt),
+    hash: hashAt === -1 ? '' : route.slice(hashAt),
+  };
+}
+
+const listeners = new Set<() => void>();
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  window.addEventListener('hashchange', listener);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('hashchange', listener);
+  };
+}
+
+const currentHash = () => window.location.hash;
+// What the prerendered markup was made for; hydration starts from it, then catches up.
+const prerenderedHash = () => '#/';
+
+/** Goes to a route; `replace` swaps the current history entry instead of adding one. */
+export const navigate: NavigateFunction = (to, options = {}) => {
+  if (options.replace) {
+    // replaceState fires no hashchange, so the routers are told directly.
+    window.history.replaceState(window.history.state, '', `#${to}`);
+    for (const listener of listeners) listener();
+  } else {
+    window.location.hash = to;
+  }
+};
+
+const LocationContext = createContext<Location>(parseHashLocation('#/'));
+const OutletContext = createContext<ReactNode>(null);
+
+/** Routes from the browser's address: re-renders whenever the hash changes. */
+export function HashRouter({ children }: { children: ReactNode }) {
+  const hash = useSyncExternalStore(subscribe, currentHash, prerenderedHash);
+  return <LocationContext value={parseHashLocation(hash)}>{children}</LocationContext>;
+}
+
+/** A fixed location, for prerendering and tests. */
+export function StaticRouter({ location, children }: { location: string; children: ReactNode }) {
+  return <LocationContext value={parseHashLocation(`#${location}`)}>{children}</LocationContext>;
+}
+
+export function useLocation(): Location {
+  return useContext(LocationContext);
+}
+
+export function useNavigate(): NavigateFunction {
+  return navigate;
+}
+
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string };
+
+/** A plain anchor to `#<to>`: the browser changes the hash, and the router follows. */
+export function Link({ to, ...anchor }: LinkProps) {
+  return <a href={`#${to}`} {...anchor} />;
+}
+
+/** Goes to `to` as soon as it renders (a redirect). */
+export function Navigate({ to, replace = false }: { to: string; replace?: boolean }) {
+  useEffect(() => {
+    navigate(to, { replace });
+  }, [to, replace]);
+  return null;
+}
+
+/** Renders a layout with `outlet` available to its <Outlet/>. */
+export function WithOutlet({ outlet, children }: { outlet: ReactNode; children: ReactNode }) {
+  return <OutletContext value={outlet}>{children}</OutletContext>;
+}
+
+/** Where a layout route shows its child route. */
+export function Outlet() {
+  return <>{useContext(OutletContext)}</>;
+}

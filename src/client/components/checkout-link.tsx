@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { track } from '../analytics/analytics';
+import { usePublicConfig } from '../app/public-config';
+import { product } from '../../shared/product';
+
+type CheckoutLinkProps = {
+  /** Where on the page the click came from, and what the button promised. */
+  source: 'hero' | 'final_cta';
+  action: 'download_now' | 'buy_now';
+  className?: string;
+  children: ReactNode;
+};
+
+/** A link to the external checkout, opened in a new tab, that records the click. */
+export function CheckoutLink({ source, action, className, children }: CheckoutLinkProps) {
+  const { checkoutUrl } = usePublicConfig();
+  return (
+    <a
+      href={checkoutUrl}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={className}
+      onClick={() => {
+        track('stripe_payment_click', {
+          source,
+          value: product.priceUsd,
+          currency: 'USD',
+        });
+        track('cta_click', { source, action });
+      }}
+    >
+      {children}
+    </a>
+  );
+}

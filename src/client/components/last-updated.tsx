@@ -1,0 +1,5 @@
+import { product } from '../../shared/product';
+
+export function LastUpdated() {
+  return <p>Last updated: {product.policiesLastUpdated}</p>;
+}

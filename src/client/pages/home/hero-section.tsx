@@ -1,0 +1,82 @@
+import { Download, Infinity as InfinityIcon, PackageX, RefreshCcw } from 'lucide-react';
+import type { MouseEvent } from 'react';
+import { track } from '../../analytics/analytics';
+import { primaryButton } from '../../components/button-styles';
+import { CheckoutLink } from '../../components/checkout-link';
+import { scrollToSection } from '../../lib/scroll';
+import { product } from '../../../shared/product';
+import bundleImage from '../../images/bundle-mockup.svg';
+import { PriceTag } from './price-tag';
+
+const promises = [
+  { icon: Download, text: 'Instant download' },
+  { icon: InfinityIcon, text: 'Lifetime access' },
+  { icon: RefreshCcw, text: 'No subscription' },
+  { icon: PackageX, text: 'No physical shipment' },
+];
+
+export function HeroSection() {
+  function askFirst(event: MouseEvent<HTMLAnchorElement>) {
+    event.preventDefault();
+    // The visitor is heading for the order form, where the purchase is completed.
+    track('cta_click', { source: 'hero', action: 'buy_now' });
+    scrollToSection('order-form');
+  }
+
+  return (
+    <section
+      id="hero"
+      aria-labelledby="hero-title"
+      className="relative overflow-hidden bg-gradient-to-b from-sage-100 via-sand-50 to-sand-50"
+    >
+      <div className="mx-auto grid max-w-6xl items-center gap-12 px-6 pt-10 pb-16 md:grid-cols-[1.1fr_1fr] md:pt-16 md:pb-24">
+        <div>
+          <p className="inline-flex items-center gap-2 rounded-full bg-white/80 px-4 py-1.5 text-sm font-semibold text-clay-700 shadow-sm">
+            Limited-time offer · {product.discountPercent}% off
+          </p>
+          <h1
+            id="hero-title"
+            className="mt-5 font-serif text-4xl leading-tight text-sage-800 sm:text-5xl lg:text-[3.5rem]"
+          >
+            {product.name}: find your calm again in 30 days
+          </h1>
+          <p className="mt-5 max-w-xl text-lg leading-relaxed text-ink-muted">
+            A gentle 30-day mindfulness and stress-relief program for women who carry too much. Five
+            simple daily habits, five beautiful printables, and a calmer mind you can feel within a
+            week.
+          </p>
+          <PriceTag className="mt-7" />
+          <div className="mt-7 flex flex-col items-start gap-4 sm:flex-row sm:items-center">
+            <CheckoutLink source="hero" action="download_now" className={primaryButton}>
+              <Download aria-hidden="true" className="h-5 w-5" />
+              Download Now – Just ${product.priceUsd}
+            </CheckoutLink>
+            <a
+              href="#/#order-form"
+              onClick={askFirst}
+              className="py-2 font-semibold text-sage-700 sm:px-2"
+            >
+              Or ask questions first
+            </a>
+          </div>
+          <ul className="mt-8 grid grid-cols-2 gap-x-6 gap-y-3 text-sm text-ink-muted sm:flex sm:flex-wrap">
+            {promises.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-2">
+                <Icon aria-hidden="true" className="h-4 w-4 text-sage-600" />
+                {text}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <img
+          src={bundleImage}
+          width={560}
+          height={480}
+          alt="The Soul Reset Bundle: a journal, a card deck, quote cards and a workbook laid out on a soft sage background"
+          fetchPriority="high"
+          className="mx-auto h-auto w-full max-w-md md:max-w-none"
+        />
+      </div>
+    </section>
+  );
+}

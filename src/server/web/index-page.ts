@@ -1,0 +1,54 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import {
+  PUBLIC_CONFIG_ELEMENT_ID,
+  publicConfigPlaceholders,
+  type PublicConfig,
+} from '../../shared/public-config';
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+function escapeAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/**
+ * JSON that is safe inside a `<script>` element: `<` is escaped so that no value can close
+ * the element or open a comment. The element is `type="application/json"`, which the browser
+ * never executes, so the Content-Security-Policy needs no 'unsafe-inline'.
+ */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replaceAll('<', '\\u003c')
+    .replaceAll('\u2028', '\\u2028')
+    .replaceAll('\u2029', '\\u2029');
+}
+
+/**
+ * The built index.html with the configured URLs in place of the prerender placeholders and
+ * the public settings embedded for the screens the browser renders itself.
+ */
+export function renderIndexPage(html: string, config: PublicConfig): string {
+  let page = html;
+  for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicConfig)[]) {
+    page = page.replaceAll(
+      `"${publicConfigPlaceholders[key]}"`,
+      () => `"${escapeAttribute(config[key])}"`,
+    );
+  }
+  const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson(config)}</script>`;
+  if (!page.includes('</head>')) throw new Error('index.html has no </head> to embed settings in.');
+  return page.replace('</head>', () => `    ${data}\n  </head>`);
+}
+
+export type CompressedPage = { plain: Buffer; br: Buffer; gzip: Buffer };
+
+export async function compressPage(html: string): Promise<CompressedPage> {
+  const plain = Buffer.from(html);
+  return { plain, br: await brotli(plain), gzip: await gzip(plain, { level: 9 }) };
+}

@@ -1,0 +1,25 @@
+/**
+ * The runtime settings the browser needs (CHECKOUT_URL, DOWNLOAD_URL). The home page is
+ * prerendered at build time with placeholder links; the server swaps in the configured URLs
+ * once at start and embeds the same values as JSON for screens rendered in the browser.
+ */
+export type PublicConfig = {
+  checkoutUrl: string;
+  downloadUrl: string;
+};
+
+export const publicConfigDefaults: PublicConfig = {
+  checkoutUrl: 'https://buy.stripe.com/test_soul_reset_bundle',
+  downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
+};
+
+/** What the prerendered HTML carries in place of each URL until the server fills it in. */
+export const publicConfigPlaceholders: PublicConfig = {
+  checkoutUrl: '__CHECKOUT_URL__',
+  downloadUrl: '__DOWNLOAD_URL__',
+};
+
+/** The id of the `<script type="application/json">` element holding the PublicConfig. */
+export const PUBLIC_CONFIG_ELEMENT_ID = 'public-config';
+
+export const guideUrlDefault = '/downloads/free-mindfulness-guide.pdf';

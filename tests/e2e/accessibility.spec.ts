@@ -1,0 +1,72 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from './fixtures';
+
+const publicRoutes = [
+  '#/',
+  '#/thank-you',
+  '#/privacy-policy',
+  '#/refund-policy',
+  '#/terms-of-service',
+  '#/contact-us',
+];
+
+const viewports = [
+  { name: 'mobile', width: 375, height: 812 },
+  { name: 'desktop', width: 1280, height: 800 },
+];
+
+for (const viewport of viewports) {
+  test.describe(`at ${viewport.name} width`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    for (const route of publicRoutes) {
+      test(`${route} has no axe-core violations`, async ({ page }) => {
+        await page.goto(`/${route}`);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+        await expect(page.getByRole('main')).toHaveCount(1);
+        // Lazy images below the fold load once the page is scrolled; check them loaded too.
+        await page.locator('footer').scrollIntoViewIfNeeded();
+        const results = await new AxeBuilder({ page }).analyze();
+        expect(
+          results.violations.map((violation) => ({
+            id: violation.id,
+            help: violation.help,
+            targets: violation.nodes.map((node) => node.target.join(' ')),
+          })),
+        ).toEqual([]);
+      });
+    }
+  });
+}
+
+test('links and buttons show a visible focus ring', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  const focused = page.locator(':focus');
+  await expect(focused).toHaveCount(1);
+  const outline = await focused.evaluate((element) => getComputedStyle(element).outlineStyle);
+  expect(outline).not.toBe('none');
+});
+
+test('smooth scrolling respects reduced motion', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ reducedMotion: 'reduce', baseURL });
+  const page = await context.newPage();
+  try {
+    await page.goto('/');
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior),
+    ).toBe('auto');
+    await page.getByRole('link', { name: 'Or ask questions first' }).click();
+    // Without animation the jump is complete at once: the section is at the top, or the page
+    // is scrolled as far as it goes.
+    const position = await page.evaluate(() => ({
+      top: document.getElementById('order-form')!.getBoundingClientRect().top,
+      atEnd: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1,
+      scrolled: window.scrollY,
+    }));
+    expect(position.scrolled).toBeGreaterThan(1000);
+    expect(position.top < 50 || position.atEnd, JSON.stringify(position)).toBe(true);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,62 @@
+import { expect, test } from './fixtures';
+import { recordAnalytics } from './support';
+
+const footerLinks = [
+  { name: 'Contact Us', hash: '#/contact-us', destination: 'contact_us', h1: 'Get in Touch' },
+  {
+    name: 'Privacy Policy',
+    hash: '#/privacy-policy',
+    destination: 'privacy_policy',
+    h1: 'Privacy Policy',
+  },
+  {
+    name: 'Refund Policy',
+    hash: '#/refund-policy',
+    destination: 'refund_policy',
+    h1: 'Refund Policy',
+  },
+  {
+    name: 'Terms of Service',
+    hash: '#/terms-of-service',
+    destination: 'terms_of_service',
+    h1: 'Terms of Service',
+  },
+];
+
+test('the footer shows the logo, the name, the 2025 copyright and the four links', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const footer = page.locator('footer');
+  await expect(footer.locator('svg').first()).toBeVisible();
+  await expect(footer.getByText('Soul Reset Bundle', { exact: true })).toBeVisible();
+  await expect(footer).toContainText('© 2025 Soul Reset Bundle. All rights reserved.');
+  const nav = footer.getByRole('navigation', { name: 'Footer' });
+  await expect(nav.getByRole('link')).toHaveText(footerLinks.map((link) => link.name));
+  for (const link of footerLinks) {
+    await expect(nav.getByRole('link', { name: link.name })).toHaveAttribute('href', link.hash);
+  }
+});
+
+for (const link of footerLinks) {
+  test(`the footer's ${link.name} link opens its page at the top and is recorded`, async ({
+    page,
+  }) => {
+    const analytics = recordAnalytics(page);
+    await page.goto('/');
+    await page.locator('footer').scrollIntoViewIfNeeded();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+
+    await page.locator('footer').getByRole('link', { name: link.name }).click();
+    await expect(page).toHaveURL(new RegExp(`${link.hash}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(link.h1);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect
+      .poll(() => analytics)
+      .toEqual([
+        '[analytics] page_view home {}',
+        `[analytics] event navigation_click {"source":"footer","destination":"${link.destination}"}`,
+        `[analytics] page_view ${link.destination} {}`,
+      ]);
+  });
+}

@@ -1,0 +1,55 @@
+import { expect, test } from './fixtures';
+import {
+  defaultCheckoutUrl,
+  recordAnalytics,
+  sendGlobalPrivacyControl,
+  stubExternalSite,
+} from './support';
+
+test.describe('with Global Privacy Control', () => {
+  test.beforeEach(async ({ page }) => {
+    await sendGlobalPrivacyControl(page);
+  });
+
+  test('every analytics call is logged as suppressed, with nothing recorded', async ({
+    page,
+    context,
+  }) => {
+    await stubExternalSite(context, defaultCheckoutUrl);
+    const analytics = recordAnalytics(page);
+    await page.goto('/');
+    await expect
+      .poll(() => analytics)
+      .toEqual(['[analytics] suppressed page_view home (Global Privacy Control)']);
+
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('link', { name: 'Download Now – Just $27' }).click();
+    await (await popup).close();
+    await page.locator('footer').getByRole('link', { name: 'Privacy Policy' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy Policy');
+
+    await expect
+      .poll(() => analytics)
+      .toEqual([
+        '[analytics] suppressed page_view home (Global Privacy Control)',
+        '[analytics] suppressed event stripe_payment_click (Global Privacy Control)',
+        '[analytics] suppressed event cta_click (Global Privacy Control)',
+        '[analytics] suppressed event navigation_click (Global Privacy Control)',
+        '[analytics] suppressed page_view privacy_policy (Global Privacy Control)',
+      ]);
+    await expect(page.getByRole('main').getByRole('status')).toContainText(
+      'Your browser is sending the Global Privacy Control signal',
+    );
+  });
+
+  test('the purchase conversion is suppressed too', async ({ page }) => {
+    const analytics = recordAnalytics(page);
+    await page.goto('/#/thank-you');
+    await expect
+      .poll(() => analytics)
+      .toEqual([
+        '[analytics] suppressed page_view thank_you (Global Privacy Control)',
+        '[analytics] suppressed conversion purchase (Global Privacy Control)',
+      ]);
+  });
+});

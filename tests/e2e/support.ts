@@ -1,0 +1,53 @@
+import type { BrowserContext, Page } from '@playwright/test';
+
+/** The `[analytics] …` console lines the page logs from now on, in order. */
+export function recordAnalytics(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().startsWith('[analytics]')) lines.push(message.text());
+  });
+  return lines;
+}
+
+/**
+ * Answers requests to an external host with a stub page: there is no network here, and a
+ * checkout opened in a new tab must not depend on one.
+ */
+export async function stubExternalSite(context: BrowserContext, url: string): Promise<void> {
+  const { origin } = new URL(url);
+  await context.route(
+    (requested) => requested.origin === origin,
+    (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Checkout</title>' }),
+  );
+}
+
+/** Pretends the browser sends Global Privacy Control (Chromium has no setting for it). */
+export async function sendGlobalPrivacyControl(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', {
+      configurable: true,
+      get: () => true,
+    });
+  });
+}
+
+/** The home page's sections, in SPEC.md §2's order. */
+export const homeSectionIds = [
+  'hero',
+  'problem',
+  'solution',
+  'daily-presence-journal',
+  'evening-calm-ritual',
+  'thought-healing-deck',
+  'oracle-quote-cards',
+  'ritual-tracker',
+  'inner-peace-workbook',
+  'benefits',
+  'testimonials',
+  'final-cta',
+  'order-form',
+  'contact-form',
+];
+
+export const defaultCheckoutUrl = 'https://buy.stripe.com/test_soul_reset_bundle';
