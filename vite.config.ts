@@ -32,7 +32,12 @@ export default defineConfig({
         root: repoRoot,
         test: {
           name: 'server',
-          include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'tests/**/*.test.ts'],
+          include: [
+            'src/server/**/*.test.ts',
+            'src/shared/**/*.test.ts',
+            'tests/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           environment: 'node',
           globalSetup: ['tests/setup/global-setup.ts'],
         },

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { TableName } from '../../shared/tables';
 import { describeEachDatabase } from '../../../tests/support/test-database';
+import { PGLITE_SHARED_BUFFERS } from './database';
 import { loadMigrations, migrate } from './migrate';
 
 const formColumns = [
@@ -183,5 +184,14 @@ describeEachDatabase('database', (use) => {
     const recorded =
       await sql`select 1 from schema_migrations where version = '9998_broken'`.execute(db);
     expect(recorded.rows).toHaveLength(0);
+  });
+});
+
+describeEachDatabase('embedded database settings', (use, kind) => {
+  it.runIf(kind === 'pglite')('keeps PostgreSQL shared buffers small to bound memory', async () => {
+    const { rows } = await sql<{
+      size: string;
+    }>`select current_setting('shared_buffers') as size`.execute(use().db);
+    expect(rows[0]?.size).toBe(PGLITE_SHARED_BUFFERS);
   });
 });

@@ -28,11 +28,23 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
   if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   if ('dataDir' in options) return openPGliteDir(options.dataDir);
-  const pglite = await PGlite.create({ loadDataDir: options.loadDataDir, parsers });
+  const pglite = await PGlite.create({ loadDataDir: options.loadDataDir, ...pgliteOptions });
   return wrapPGlite(pglite, 'embedded PGlite in memory', async () => {});
 }
 
 const parsers = { [INT8_OID]: parseInt8 };
+
+/**
+ * PostgreSQL's default 128 MB of shared buffers lives inside PGlite's WebAssembly memory and
+ * doubled the process's resident memory (313 MB idle against 177 MB with 32 MB). The data
+ * files stay in the operating system's page cache, so reads beyond the buffers stay cheap.
+ */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
+const pgliteOptions = {
+  parsers,
+  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+};
 
 function openPostgres(databaseUrl: string, poolSize: number): AppDatabase {
   const pool = new pg.Pool({
@@ -71,7 +83,7 @@ async function openPGliteDir(dataDir: string): Promise<AppDatabase> {
   const lock = await lockDataDir(dataDir);
   try {
     const directory = path.join(dataDir, 'pglite');
-    const pglite = await PGlite.create(directory, { parsers });
+    const pglite = await PGlite.create(directory, pgliteOptions);
     return wrapPGlite(pglite, `embedded PGlite in ${directory}`, () => lock.release());
   } catch (error) {
     await lock.release();

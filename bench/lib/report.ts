@@ -1,0 +1,105 @@
+type Row = (string | number)[];
+
+function table(title: string, header: string[], rows: Row[]): string {
+  const cells = [header, ...rows].map((row) => row.map(String));
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  return [
+    `\n${title}`,
+    line(cells[0]!),
+    `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
+    ...cells.slice(1).map(line),
+  ].join('\n');
+}
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+type AnyRecord = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The results as Markdown tables, each figure next to its target. */
+export function formatResults(results: AnyRecord): string {
+  const parts: string[] = [];
+  const { page, submit, admin, start } = results;
+  if (page) {
+    const s = page.scores;
+    parts.push(
+      table(
+        `Page (Lighthouse mobile, median of ${page.runs})`,
+        ['metric', 'home', 'floor (no JS)', 'target'],
+        [
+          [
+            'scores (perf/a11y/best/SEO)',
+            [s.performance, s.accessibility, s['best-practices'], s.seo].join('/'),
+            [
+              page.floor_scores.performance,
+              page.floor_scores.accessibility,
+              page.floor_scores['best-practices'],
+              page.floor_scores.seo,
+            ].join('/'),
+            '100/100/100/100',
+          ],
+          ['LCP', `${page.lcp_ms} ms`, `${page.floor_lcp_ms} ms`, ''],
+          ['LCP ratio home/floor', page.lcp_ratio, '', '≤ 1.10'],
+          ['TBT', `${page.tbt_ms} ms`, '', ''],
+          ['CLS', page.cls, '', '0'],
+          ['first-load JS (gzip)', kb(page.js_gzip_bytes), '', '≤ 90 kB'],
+          ['first-load JS (raw)', kb(page.js_raw_bytes), '', ''],
+          ['CSS (gzip / raw)', `${kb(page.css_gzip_bytes)} / ${kb(page.css_raw_bytes)}`, '', ''],
+        ],
+      ),
+    );
+  }
+  if (submit) {
+    parts.push(
+      table(
+        'Submit (order form, 10 s, 50 connections; bare = the same 3 SQL statements only)',
+        ['db', 'req/s', 'p50', 'p99', 'errors', 'bare req/s', 'bare p99', 'ratio real/bare'],
+        Object.entries(submit as AnyRecord).map(([db, r]) => [
+          db,
+          r.rps,
+          `${r.p50_ms} ms`,
+          `${r.p99_ms} ms`,
+          r.errors,
+          r.bare.rps,
+          `${r.bare.p99_ms} ms`,
+          r.ratio_to_bare,
+        ]),
+      ),
+    );
+  }
+  if (admin) {
+    const rows: Row[] = [];
+    for (const [db, sizes] of Object.entries(admin as AnyRecord)) {
+      for (const [count, r] of Object.entries(sizes as AnyRecord)) {
+        rows.push([db, Number(count).toLocaleString('en-US'), `${r.p50_ms} ms`, `${r.p95_ms} ms`]);
+      }
+    }
+    parts.push(
+      table(
+        'Admin list (200 requests, page 0 and a middle page)',
+        ['db', 'rows', 'p50', 'p95'],
+        rows,
+      ),
+    );
+  }
+  if (start) {
+    parts.push(
+      table(
+        'Start (process start to /readyz OK; RSS 5 s after start)',
+        ['db', 'ready, new', 'ready, existing', 'idle RSS'],
+        Object.entries(start as AnyRecord).map(([db, r]) => [
+          db,
+          `${r.ready_ms_new} ms`,
+          `${r.ready_ms_existing} ms`,
+          `${r.rss_mb} MB`,
+        ]),
+      ),
+    );
+  }
+  return parts.join('\n');
+}
+
+export function printResults(results: AnyRecord): void {
+  console.log(formatResults(results));
+}

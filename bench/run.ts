@@ -1,0 +1,80 @@
+/**
+ * npm run bench [-- --only page|submit|admin|start] [--out FILE] [--runs N]
+ *
+ * Starts the built app on free ports with fresh data, measures, prints a table and writes
+ * JSON. Every figure is paired with a floor measured in the same run, because the machines
+ * it runs on are shared and noisy.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureBuild } from '../scripts/ensure-build.mjs';
+import { postgresUrl } from './lib/postgres';
+import { benchPage } from './parts/page';
+import { benchStart } from './parts/start';
+import { benchSubmit } from './parts/submit';
+import { printResults } from './lib/report';
+
+const PARTS = ['page', 'submit', 'admin', 'start'] as const;
+type Part = (typeof PARTS)[number];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string', multiple: true },
+    out: { type: 'string', default: path.join(root, 'bench/results/latest.json') },
+    runs: { type: 'string', default: '5' },
+  },
+});
+const only = (values.only ?? []).flatMap((value) => value.split(','));
+for (const part of only) {
+  if (!PARTS.includes(part as Part)) {
+    console.error(`Unknown part "${part}": choose from ${PARTS.join(', ')}.`);
+    process.exit(2);
+  }
+}
+const selected = (part: Part) => only.length === 0 || only.includes(part);
+const runs = Number(values.runs);
+
+await ensureBuild(root);
+const pg = postgresUrl();
+const results: Record<string, unknown> = {
+  started_at: new Date().toISOString(),
+  machine: { cpus: os.cpus().length, node: process.version },
+};
+const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-bench-'));
+try {
+  if (selected('page')) {
+    console.log(`page: Lighthouse mobile, ${runs} runs each of home and its no-script floor...`);
+    results.page = await benchPage(root, runs, path.join(scratchDir, 'page'));
+  }
+  if (selected('submit')) {
+    console.log('submit: PGlite...');
+    const submit: Record<string, unknown> = {
+      pglite: await benchSubmit(root, path.join(scratchDir, 'submit-pglite')),
+    };
+    if (pg) {
+      console.log('submit: PostgreSQL...');
+      submit.postgres = await benchSubmit(root, path.join(scratchDir, 'submit-postgres'), pg);
+    }
+    results.submit = submit;
+  }
+  if (selected('start')) {
+    console.log('start: PGlite...');
+    const start: Record<string, unknown> = { pglite: await benchStart(root) };
+    if (pg) {
+      console.log('start: PostgreSQL...');
+      start.postgres = await benchStart(root, pg);
+    }
+    results.start = start;
+  }
+} finally {
+  await rm(scratchDir, { recursive: true, force: true });
+}
+
+await mkdir(path.dirname(path.resolve(values.out)), { recursive: true });
+await writeFile(path.resolve(values.out), `${JSON.stringify(results, null, 2)}\n`);
+printResults(results);
+console.log(`\nJSON written to ${path.relative(process.cwd(), path.resolve(values.out))}`);
