@@ -29,10 +29,10 @@ describe('firstLoadBytes', () => {
   let dir = '';
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('sums the entry script, its module preloads and the stylesheet, raw and gzip', async () => {
+  it('sums the entry script, the chunks it imports or preloads, and the stylesheet', async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'bench-bytes-'));
     await mkdir(path.join(dir, 'assets'));
-    const entry = Buffer.from('console.log("entry");'.repeat(50));
+    const entry = Buffer.from(`import "./vendor-def.js";${'console.log("entry");'.repeat(50)}`);
     const vendor = Buffer.from('export const vendor = 1;'.repeat(80));
     const css = Buffer.from('body{color:red}'.repeat(30));
     await writeFile(path.join(dir, 'index.html'), html);
