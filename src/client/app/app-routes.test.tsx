@@ -1,8 +1,9 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, useLocation, useNavigate, useNavigationType } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
+import { fakeAuthServer, signedInAs, signedOut } from '../testing/fake-auth-server';
 import { AppRoutes } from './app-routes';
 
 function LocationProbe() {
@@ -32,6 +33,13 @@ function renderAt(entries: string[]) {
 const homeHeading = { level: 1, name: new RegExp(product.name) } as const;
 
 describe('AppRoutes', () => {
+  beforeEach(() => {
+    fakeAuthServer(signedOut);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it('redirects an unknown path to home, replacing the history entry', async () => {
     renderAt([paths.privacyPolicy, '/no-such-page']);
 
@@ -54,7 +62,6 @@ describe('AppRoutes', () => {
     [paths.contactUs, 'Get in Touch'],
     [paths.login, 'Welcome Back'],
     [paths.adminLogin, 'Admin Access'],
-    [paths.admin, 'Admin Dashboard'],
   ])('renders %s with one main landmark and the h1 %s', async (path, name) => {
     renderAt([path]);
 
@@ -64,15 +71,29 @@ describe('AppRoutes', () => {
     expect(screen.getByTestId('pathname').textContent).toBe(path);
   });
 
+  it('sends a signed-out visitor from /admin to /admin/login, replacing the history entry', async () => {
+    renderAt([paths.home, paths.admin]);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Access' })).toBeDefined();
+    expect(screen.getByTestId('pathname').textContent).toBe(paths.adminLogin);
+    expect(screen.getByTestId('navigation-type').textContent).toBe('REPLACE');
+    expect(screen.queryByRole('heading', { name: 'Tables' })).toBeNull();
+  });
+
   it('renders the admin table page as the index child of the admin layout', async () => {
+    fakeAuthServer(signedInAs('owner@example.com', true));
     renderAt([paths.admin]);
 
     const tables = await screen.findByRole('heading', { level: 2, name: 'Tables' });
     const main = screen.getByRole('main');
     expect(main.contains(tables)).toBe(true);
-    expect(main.contains(screen.getByRole('heading', { level: 1, name: 'Admin Dashboard' }))).toBe(
-      true,
-    );
+    // SPEC.md §2: 'Admin Dashboard' is the layout's header; child pages render in main.
+    const header = screen.getByRole('banner');
+    expect(
+      header.contains(screen.getByRole('heading', { level: 1, name: 'Admin Dashboard' })),
+    ).toBe(true);
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(screen.getAllByRole('main')).toHaveLength(1);
   });
 
   it('links the home footer to the four information pages', () => {
