@@ -10,8 +10,14 @@ export const authApi = {
 /** Digits in an emailed sign-in code (SPEC.md §9). */
 export const CODE_LENGTH = 6;
 
-/** Who is signed in, as `GET authApi.session` answers (null when nobody is). */
-export type SessionInfo = { user: { email: string }; expiresAt: string } | null;
+/**
+ * Who is signed in, as `GET authApi.session` answers (null when nobody is). `isAdmin` says
+ * whether the email is on ADMIN_EMAILS now; the admin API checks it again on every request.
+ */
+export type SessionInfo = { user: { email: string }; isAdmin: boolean; expiresAt: string } | null;
+
+/** `POST authApi.signIn` on success. */
+export type SignedInInfo = { user: { email: string }; isAdmin: boolean };
 
 /** `GET authApi.adminSession` for a signed-in admin. */
 export type AdminSessionInfo = { email: string };

@@ -6,11 +6,5 @@ import { loadConfig, type Config } from '../../src/server/config/load-config';
 /** A valid configuration for tests, parsed by the real schema, with a temporary DATA_DIR. */
 export async function testConfig(env: NodeJS.ProcessEnv = {}): Promise<Config> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-data-'));
-  return loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    AUTH_SECRET: 'test-secret-of-at-least-32-characters-long',
-    ...env,
-  });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ...env });
 }

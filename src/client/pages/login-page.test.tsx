@@ -1,5 +1,12 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation, useNavigationType } from 'react-router';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import {
+  MemoryRouter,
+  Route,
+  Routes,
+  useLocation,
+  useNavigate,
+  useNavigationType,
+} from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../shared/auth';
 import { paths } from '../../shared/paths';
@@ -83,7 +90,10 @@ describe('LoginPage', () => {
     async (mode, to) => {
       const { calls } = fakeAuthServer({
         [authApi.sendCode]: sent,
-        [authApi.signIn]: { status: 200, body: { user: { email: 'owner@example.com' } } },
+        [authApi.signIn]: {
+          status: 200,
+          body: { user: { email: 'owner@example.com' }, isAdmin: mode === 'admin' },
+        },
       });
       renderLogin(mode);
       fireEvent.change(await reachCodeStep(), { target: { value: '123456' } });
@@ -95,7 +105,11 @@ describe('LoginPage', () => {
         url: authApi.signIn,
         body: { email: 'owner@example.com', otp: '123456' },
       });
-      expect(session.get()).toEqual({ status: 'signed-in', email: 'owner@example.com' });
+      expect(session.get()).toEqual({
+        status: 'signed-in',
+        email: 'owner@example.com',
+        isAdmin: mode === 'admin',
+      });
     },
   );
 
@@ -145,5 +159,35 @@ describe('LoginPage', () => {
     // Back on step 2 the old code is gone.
     const codeInput = (await reachCodeStep()) as HTMLInputElement;
     expect(codeInput.value).toBe('');
+  });
+});
+
+describe('LoginPage across modes', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('starts at the email step when the visitor moves from one mode to the other', async () => {
+    fakeAuthServer({ [authApi.sendCode]: sent });
+    let go: ((to: string) => void) | undefined;
+    function Navigator() {
+      const navigate = useNavigate();
+      go = (to) => void navigate(to);
+      return null;
+    }
+    render(
+      <MemoryRouter initialEntries={[paths.login]}>
+        <Routes>
+          <Route path={paths.login} element={<LoginPage mode="normal" />} />
+          <Route path={paths.adminLogin} element={<LoginPage mode="admin" />} />
+        </Routes>
+        <Navigator />
+      </MemoryRouter>,
+    );
+    await reachCodeStep();
+    act(() => go!(paths.adminLogin));
+    expect(screen.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeDefined();
+    expect(screen.getByLabelText('Email')).toBeDefined();
+    expect(screen.queryByText(/A verification code has been sent/)).toBeNull();
   });
 });

@@ -37,6 +37,11 @@ function messageOf(error: unknown): string {
 
 /** One sign-in screen for visitors (/login) and the owner (/admin/login), in two steps. */
 export function LoginPage({ mode }: LoginPageProps) {
+  // Both routes render this component in the same place: a key keeps each mode's state apart.
+  return <LoginSteps key={mode} mode={mode} />;
+}
+
+function LoginSteps({ mode }: LoginPageProps) {
   const { title, subtitle, destination } = texts[mode];
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

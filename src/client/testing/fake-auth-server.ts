@@ -29,18 +29,14 @@ export function fakeAuthServer(routes: Partial<Record<string, Answer | (() => An
 
 export const signedOut = {
   [authApi.session]: { status: 200, body: null },
-  [authApi.adminSession]: {
-    status: 401,
-    body: { error: 'Unauthorized', message: 'Sign in to continue.' },
-  },
 };
 
 export function signedInAs(email: string, admin: boolean) {
   return {
-    [authApi.session]: { status: 200, body: { user: { email }, expiresAt: '2030-01-01' } },
-    [authApi.adminSession]: admin
-      ? { status: 200, body: { email } }
-      : { status: 403, body: { error: 'Forbidden', message: 'No access.' } },
+    [authApi.session]: {
+      status: 200,
+      body: { user: { email }, isAdmin: admin, expiresAt: '2030-01-01T00:00:00.000Z' },
+    },
     [authApi.signOut]: { status: 200, body: { success: true } },
   };
 }

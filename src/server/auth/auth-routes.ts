@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { authApi, CODE_LENGTH, type SessionInfo } from '../../shared/auth';
+import { authApi, CODE_LENGTH, type SessionInfo, type SignedInInfo } from '../../shared/auth';
 import { callAuth, replyWith } from './auth-request';
 import { authLimits } from './auth-limits';
-import { codeDelivery, type Auth } from './create-auth';
+import { codeDelivery, isAdminEmail, type Auth } from './create-auth';
 import type { SendThrottle } from './send-throttle';
 
 const email = z
@@ -83,9 +83,10 @@ export function authRoutes(app: FastifyInstance, auth: Auth, throttle: SendThrot
     const parsed = signInBody.safeParse(request.body ?? {});
     if (!parsed.success) return badRequest(reply, parsed.error);
     const answer = await callAuth(auth, publicUrl, request, parsed.data);
-    return replyWith(reply, answer, (data) => ({
-      user: { email: (data as { user: { email: string } }).user.email },
-    }));
+    return replyWith(reply, answer, (data): SignedInInfo => {
+      const { email } = (data as { user: { email: string } }).user;
+      return { user: { email }, isAdmin: isAdminEmail(app.config, email) };
+    });
   });
 
   app.get(authApi.session, async (request, reply) => {
@@ -94,9 +95,13 @@ export function authRoutes(app: FastifyInstance, auth: Auth, throttle: SendThrot
     return replyWith(reply, answer, (data): SessionInfo => {
       // better-auth's answer also holds the session token: it stays in the HttpOnly cookie.
       const found = data as { user: { email: string }; session: { expiresAt: string } } | null;
-      return found
-        ? { user: { email: found.user.email }, expiresAt: String(found.session.expiresAt) }
-        : null;
+      if (!found) return null;
+      const { email } = found.user;
+      return {
+        user: { email },
+        isAdmin: isAdminEmail(app.config, email),
+        expiresAt: String(found.session.expiresAt),
+      };
     });
   });
 

@@ -7,7 +7,7 @@ import { authOptions } from './create-auth';
 
 describeEachDatabase('the auth tables of migration 0002', (use) => {
   it('are everything better-auth expects: it finds nothing to create or add', async () => {
-    const config = await testConfig();
+    const config = await testConfig({ AUTH_SECRET: 'test-secret-of-at-least-32-characters' });
     const options = authOptions({
       config,
       db: use().db,

@@ -77,13 +77,13 @@ describeEachDatabase('sign-in with an emailed code', (use) => {
 
     const signedIn = await submitCode(app, ADMIN, code);
     expect(signedIn.statusCode, signedIn.body).toBe(200);
-    expect(signedIn.json()).toEqual({ user: { email: ADMIN } });
+    expect(signedIn.json()).toEqual({ user: { email: ADMIN }, isAdmin: true });
     expect(signedIn.body).not.toContain('token');
     const cookie = sessionCookie(signedIn)!;
     expect(cookie).toBeDefined();
 
     const session = await app.inject({ url: authApi.session, headers: { cookie } });
-    expect(session.json()).toMatchObject({ user: { email: ADMIN } });
+    expect(session.json()).toMatchObject({ user: { email: ADMIN }, isAdmin: true });
     const admin = await app.inject({ url: authApi.adminSession, headers: { cookie } });
     expect(admin.statusCode).toBe(200);
     expect(admin.json()).toEqual({ email: ADMIN });
@@ -115,7 +115,7 @@ describeEachDatabase('sign-in with an emailed code', (use) => {
     const { rows: beforeUse } = await sql<{ expiresAt: Date }>`
       select "expiresAt" from auth_session where id = ${row.id}`.execute(db());
     const used = await app.inject({ url: authApi.session, headers: { cookie: cookieHeader } });
-    expect(used.json()).toMatchObject({ user: { email } });
+    expect(used.json()).toMatchObject({ user: { email }, isAdmin: false });
     const { rows: afterUse } = await sql<{ expiresAt: Date }>`
       select "expiresAt" from auth_session where id = ${row.id}`.execute(db());
     expect(new Date(afterUse[0]!.expiresAt).getTime()).toBe(
@@ -393,6 +393,34 @@ describeEachDatabase('sign-in over https', (use) => {
       expect(cookie.secure).toBe(true);
       expect(cookie.httpOnly).toBe(true);
       expect(cookie.sameSite).toBe('Lax');
+    } finally {
+      await app.close();
+      await sink.close();
+    }
+  });
+});
+
+describeEachDatabase('sign-in behind a trusted proxy (TRUST_PROXY)', (use) => {
+  it("counts each client by the proxy's X-Forwarded-For, not the proxy's own address", async () => {
+    const sink = await startSmtpSink();
+    const app = await buildTestApp(use(), {
+      config: await testConfig({ SMTP_URL: sink.url, TRUST_PROXY: 'true' }),
+    });
+    try {
+      const proxy = freshIp();
+      const send = (client: string) =>
+        app.inject({
+          method: 'POST',
+          url: authApi.sendCode,
+          remoteAddress: proxy,
+          headers: { origin: app.config.publicUrl, 'x-forwarded-for': client },
+          payload: { email: freshEmail(), type: 'sign-in' },
+        });
+      for (let i = 0; i < authLimits.sendsPerIp.max; i++) {
+        expect((await send('203.0.113.7')).statusCode).toBe(200);
+      }
+      expect((await send('203.0.113.7')).statusCode).toBe(429);
+      expect((await send('203.0.113.8')).statusCode).toBe(200);
     } finally {
       await app.close();
       await sink.close();

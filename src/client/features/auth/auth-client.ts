@@ -1,9 +1,4 @@
-import {
-  authApi,
-  type AdminSessionInfo,
-  type ApiError,
-  type SessionInfo,
-} from '../../../shared/auth';
+import { authApi, type ApiError, type SessionInfo, type SignedInInfo } from '../../../shared/auth';
 
 /** A refused request, carrying the server's own message (shown to the user as is). */
 export class AuthRequestError extends Error {
@@ -51,7 +46,7 @@ export function sendCode(email: string) {
 }
 
 export function verifyCode(email: string, otp: string) {
-  return post<{ user: { email: string } }>(authApi.signIn, { email, otp });
+  return post<SignedInInfo>(authApi.signIn, { email, otp });
 }
 
 export function fetchSession() {
@@ -60,18 +55,4 @@ export function fetchSession() {
 
 export function signOutRequest() {
   return post<{ success: true }>(authApi.signOut, {});
-}
-
-/** 'admin' with the email, or why not: signed out (401) or not on the allowlist (403). */
-export async function fetchAdminAccess(): Promise<
-  { kind: 'admin'; email: string } | { kind: 'signed-out' } | { kind: 'forbidden' }
-> {
-  try {
-    const { email } = await call<AdminSessionInfo>(authApi.adminSession);
-    return { kind: 'admin', email };
-  } catch (error) {
-    if (error instanceof AuthRequestError && error.status === 401) return { kind: 'signed-out' };
-    if (error instanceof AuthRequestError && error.status === 403) return { kind: 'forbidden' };
-    throw error;
-  }
 }

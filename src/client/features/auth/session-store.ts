@@ -2,7 +2,9 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { fetchSession, signOutRequest, verifyCode } from './auth-client';
 
 export type SessionState =
-  { status: 'loading' } | { status: 'signed-in'; email: string } | { status: 'signed-out' };
+  | { status: 'loading' }
+  | { status: 'signed-in'; email: string; isAdmin: boolean }
+  | { status: 'signed-out' };
 
 let state: SessionState = { status: 'loading' };
 let reading: Promise<void> | undefined;
@@ -19,7 +21,9 @@ function readOnce() {
     (session) => {
       if (state.status === 'loading') {
         set(
-          session ? { status: 'signed-in', email: session.user.email } : { status: 'signed-out' },
+          session
+            ? { status: 'signed-in', email: session.user.email, isAdmin: session.isAdmin }
+            : { status: 'signed-out' },
         );
       }
     },
@@ -38,8 +42,8 @@ export const session = {
     return () => listeners.delete(listener);
   },
   async signIn(email: string, code: string) {
-    const { user } = await verifyCode(email, code);
-    set({ status: 'signed-in', email: user.email });
+    const { user, isAdmin } = await verifyCode(email, code);
+    set({ status: 'signed-in', email: user.email, isAdmin });
   },
   async signOut() {
     await signOutRequest();

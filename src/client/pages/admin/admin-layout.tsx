@@ -3,8 +3,7 @@ import { Suspense, useState, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from 'react-router';
 import { paths } from '../../../shared/paths';
 import { PageFallback } from '../../components/page-fallback';
-import { session } from '../../features/auth/session-store';
-import { useAdminAccess } from '../../features/auth/use-admin-access';
+import { session, useSession } from '../../features/auth/session-store';
 
 function LogoutButton({ onError }: { onError: (message: string) => void }) {
   const navigate = useNavigate();
@@ -66,7 +65,7 @@ function Shell({ email, children }: { email?: string; children: ReactNode }) {
 
 /** The admin area's frame: only a signed-in admin sees the pages inside it. */
 export function AdminLayout() {
-  const access = useAdminAccess();
+  const access = useSession();
 
   if (access.status === 'signed-out') return <Navigate to={paths.adminLogin} replace />;
   if (access.status === 'loading') {
@@ -76,7 +75,7 @@ export function AdminLayout() {
       </Shell>
     );
   }
-  if (access.status === 'forbidden') {
+  if (!access.isAdmin) {
     return (
       <Shell email={access.email}>
         <section
@@ -91,15 +90,6 @@ export function AdminLayout() {
             in with an admin email address.
           </p>
         </section>
-      </Shell>
-    );
-  }
-  if (access.status === 'error') {
-    return (
-      <Shell email={access.email}>
-        <p role="alert" className="text-red-700">
-          The dashboard could not be loaded. Please check your connection and reload the page.
-        </p>
       </Shell>
     );
   }
