@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import {
   MemoryRouter,
   Route,
@@ -169,11 +169,13 @@ describe('LoginPage across modes', () => {
 
   it('starts at the email step when the visitor moves from one mode to the other', async () => {
     fakeAuthServer({ [authApi.sendCode]: sent });
-    let go: ((to: string) => void) | undefined;
     function Navigator() {
       const navigate = useNavigate();
-      go = (to) => void navigate(to);
-      return null;
+      return (
+        <button type="button" onClick={() => void navigate(paths.adminLogin)}>
+          Go to admin login
+        </button>
+      );
     }
     render(
       <MemoryRouter initialEntries={[paths.login]}>
@@ -185,7 +187,7 @@ describe('LoginPage across modes', () => {
       </MemoryRouter>,
     );
     await reachCodeStep();
-    act(() => go!(paths.adminLogin));
+    fireEvent.click(screen.getByRole('button', { name: 'Go to admin login' }));
     expect(screen.getByRole('heading', { level: 1, name: 'Admin Access' })).toBeDefined();
     expect(screen.getByLabelText('Email')).toBeDefined();
     expect(screen.queryByText(/A verification code has been sent/)).toBeNull();
