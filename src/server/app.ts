@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { adminPlugin } from './admin/admin-plugin';
+import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { healthRoutes } from './health/health-routes';
@@ -20,7 +22,8 @@ export type AppOptions = {
 
 /**
  * The whole application as one plugin, registered in order: shared services (config,
- * database, mail), security headers, rate limiting, error shape, routes, static files.
+ * database, mail), security headers, rate limiting, error shape, routes (health, sign-in,
+ * admin), static files.
  */
 export const app = fp<AppOptions>(
   async (instance, { config, database, clientDir }) => {
@@ -37,6 +40,8 @@ export const app = fp<AppOptions>(
     errorHandling(instance);
 
     await instance.register(healthRoutes);
+    await instance.register(authPlugin);
+    await instance.register(adminPlugin);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);
   },

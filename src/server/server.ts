@@ -22,7 +22,7 @@ export async function startServer(
   config: Config,
   options: { clientDir?: string; configure?: (app: FastifyInstance) => void } = {},
 ): Promise<RunningServer> {
-  await ensureAuthSecret(config);
+  config = { ...config, authSecret: await ensureAuthSecret(config) };
   const database = await openDatabase(databaseOptions(config));
   try {
     await migrate(database.db);

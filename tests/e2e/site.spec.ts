@@ -20,7 +20,6 @@ const routes: { hash: string; h1: string }[] = [
   { hash: '#/terms-of-service', h1: 'Terms of Service' },
   { hash: '#/contact-us', h1: 'Get in Touch' },
   { hash: '#/login', h1: 'Welcome Back' },
-  { hash: '#/admin', h1: 'Admin Dashboard' },
   { hash: '#/admin/login', h1: 'Admin Access' },
 ];
 

@@ -9,8 +9,10 @@ export async function buildTestApp(
   database: AppDatabase,
   options: { config?: Config; clientDir?: string; configure?: (app: FastifyInstance) => void } = {},
 ): Promise<FastifyInstance> {
+  const config = options.config ?? (await testConfig());
   const app = await buildApp({
-    config: options.config ?? (await testConfig()),
+    // What server.ts does with ensureAuthSecret, without writing a file.
+    config: { ...config, authSecret: config.authSecret ?? 'test-secret-of-at-least-32-characters' },
     database,
     clientDir: options.clientDir,
   });

@@ -1,7 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
+import { fakeAuthServer, signedInAs, signedOut } from '../testing/fake-auth-server';
 import { AppRoutes } from './app-routes';
 import { HashRouter, StaticRouter } from './router';
 
@@ -16,7 +17,11 @@ async function goTo(hash: string) {
 }
 
 describe('AppRoutes', () => {
+  beforeEach(() => {
+    fakeAuthServer(signedOut);
+  });
   afterEach(() => {
+    vi.unstubAllGlobals();
     window.history.replaceState(null, '', '#/');
   });
 
@@ -55,7 +60,6 @@ describe('AppRoutes', () => {
     [paths.contactUs, 'Get in Touch'],
     [paths.login, 'Welcome Back'],
     [paths.adminLogin, 'Admin Access'],
-    [paths.admin, 'Admin Dashboard'],
   ])('renders %s with one main landmark and the h1 %s', async (path, name) => {
     render(
       <StaticRouter location={path}>
@@ -68,7 +72,32 @@ describe('AppRoutes', () => {
     expect(screen.getAllByRole('main')).toHaveLength(1);
   });
 
+  it('sends a signed-out visitor from /admin to /admin/login, replacing the history entry', async () => {
+    window.history.replaceState(null, '', `#${paths.home}`);
+    render(
+      <HashRouter>
+        <AppRoutes />
+      </HashRouter>,
+    );
+    await screen.findByRole('heading', homeHeading);
+
+    await goTo(`#${paths.admin}`);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Access' })).toBeDefined();
+    expect(window.location.hash).toBe(`#${paths.adminLogin}`);
+    expect(screen.queryByRole('heading', { name: 'Tables' })).toBeNull();
+    // The /admin entry was replaced by the login page: going back lands on home, not /admin.
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) =>
+        window.addEventListener('hashchange', resolve, { once: true }),
+      );
+    });
+    expect(window.location.hash).toBe(`#${paths.home}`);
+  });
+
   it('renders the admin table page as the index child of the admin layout', async () => {
+    fakeAuthServer(signedInAs('owner@example.com', true));
     render(
       <StaticRouter location={paths.admin}>
         <AppRoutes />
@@ -78,9 +107,13 @@ describe('AppRoutes', () => {
     const tables = await screen.findByRole('heading', { level: 2, name: 'Tables' });
     const main = screen.getByRole('main');
     expect(main.contains(tables)).toBe(true);
-    expect(main.contains(screen.getByRole('heading', { level: 1, name: 'Admin Dashboard' }))).toBe(
-      true,
-    );
+    // SPEC.md §2: 'Admin Dashboard' is the layout's header; child pages render in main.
+    const header = screen.getByRole('banner');
+    expect(
+      header.contains(screen.getByRole('heading', { level: 1, name: 'Admin Dashboard' })),
+    ).toBe(true);
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    expect(screen.getAllByRole('main')).toHaveLength(1);
   });
 
   it('links the home footer to the four information pages', () => {

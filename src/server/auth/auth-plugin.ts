@@ -1,0 +1,54 @@
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { fromNodeHeaders } from 'better-auth/node';
+import { authLimits } from './auth-limits';
+import { authRoutes } from './auth-routes';
+import { createAuth, type Auth } from './create-auth';
+import { sendThrottle } from './send-throttle';
+
+export type SignedIn = { userId: string; email: string; expiresAt: Date };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    auth: Auth;
+    /** The request's valid session, or null (no cookie, expired, signed out). */
+    sessionOf(request: FastifyRequest): Promise<SignedIn | null>;
+  }
+}
+
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/** Sign-in with emailed codes: decorates `app.auth` and `app.sessionOf`, serves /api/auth. */
+export const authPlugin = fp(
+  async (app) => {
+    const auth = createAuth({
+      config: app.config,
+      db: app.database.db,
+      mailer: app.mailer,
+      logger: app.log,
+    });
+    app.decorate('auth', auth);
+    app.decorate('sessionOf', async (request: FastifyRequest) => {
+      const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+      if (!found) return null;
+      return {
+        userId: found.user.id,
+        email: found.user.email.toLowerCase(),
+        expiresAt: new Date(found.session.expiresAt),
+      };
+    });
+
+    const throttle = sendThrottle(app.database.db);
+    const longestWindow = Math.max(authLimits.sendsPerEmail.window, authLimits.sendsPerIp.window);
+    const pruner = setInterval(() => {
+      throttle.prune(longestWindow).catch((error: unknown) => {
+        app.log.warn({ err: error }, 'could not prune sign-in throttles');
+      });
+    }, PRUNE_EVERY_MS);
+    pruner.unref();
+    app.addHook('onClose', async () => clearInterval(pruner));
+
+    authRoutes(app, auth, throttle);
+  },
+  { name: 'auth', dependencies: ['mail'] },
+);
