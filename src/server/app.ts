@@ -5,6 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { healthRoutes } from './health/health-routes';
+import { formRoutes } from './forms/form-routes';
 import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
@@ -37,6 +38,7 @@ export const app = fp<AppOptions>(
     errorHandling(instance);
 
     await instance.register(healthRoutes);
+    await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);
   },
