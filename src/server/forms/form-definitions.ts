@@ -1,5 +1,6 @@
 import type { Config } from '../config/load-config';
-import { formSchemas, type FormInput, type FormKind } from '../../shared/forms/form-schemas';
+import type { FormKind } from '../../shared/forms/form-fields';
+import { formSchemas, type FormInput } from '../../shared/forms/form-schemas';
 import type { TableName } from '../../shared/tables';
 import {
   contactEmail,

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { isFormKind } from '../../shared/forms/form-schemas';
+import { isFormKind } from '../../shared/forms/form-fields';
 import type { FormAnswer } from '../../shared/forms/form-api';
 import { createFormService } from './submit-service';
 

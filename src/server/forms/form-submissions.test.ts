@@ -5,7 +5,7 @@ import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
-import type { FormKind } from '../../shared/forms/form-schemas';
+import type { FormKind } from '../../shared/forms/form-fields';
 
 const OWNER = 'owner@soulreset.test';
 const GUIDE_URL = 'https://files.example.com/guide.pdf';

@@ -4,12 +4,8 @@ import type { Config } from '../config/load-config';
 import type { Database } from '../db/schema';
 import { isDatabaseUnavailable } from '../http/errors';
 import type { Mailer } from '../mail/mailer';
-import {
-  firstIssue,
-  HONEYPOT_FIELD,
-  type FormInput,
-  type FormKind,
-} from '../../shared/forms/form-schemas';
+import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
+import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
 import { formDefinition, type FormDefinition } from './form-definitions';
 
 export type SubmitResult =

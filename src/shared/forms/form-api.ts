@@ -1,4 +1,4 @@
-import type { FormKind } from './form-schemas';
+import type { FormKind } from './form-fields';
 
 /** Where each form is sent: `POST /api/forms/:form` with a JSON body. */
 export function formApiPath(form: FormKind): string {

@@ -1,34 +1,11 @@
 import * as z from 'zod/mini';
+import { fieldLimits, fieldMessages, type FormKind } from './form-fields';
 
 /**
- * The five visitor forms and the one schema each, shared by the browser and the server
- * (DESIGN.md "Decisions": per-field limits, a honeypot). Written with zod/mini so that the
- * part the browser needs stays a few KB.
+ * One schema per visitor form, shared by the browser and the server (DESIGN.md "Decisions":
+ * per-field limits). Written with zod/mini so that the part the browser needs stays a few KB,
+ * and kept apart from form-fields.ts so that pages needing only the constants load no zod.
  */
-export const formKinds = ['order', 'contact', 'refund', 'terms-feedback', 'free-guide'] as const;
-export type FormKind = (typeof formKinds)[number];
-
-export function isFormKind(value: string): value is FormKind {
-  return (formKinds as readonly string[]).includes(value);
-}
-
-export const fieldLimits = { name: 120, email: 254, message: 5000 } as const;
-
-/**
- * Hidden from people, irresistible to bots: a submission with it filled is answered like a
- * success and stored nowhere.
- */
-export const HONEYPOT_FIELD = 'website';
-
-export const fieldMessages = {
-  nameMissing: 'Please enter your name.',
-  nameTooLong: `Your name must be at most ${fieldLimits.name} characters.`,
-  emailMissing: 'Please enter your email address.',
-  emailTooLong: `Your email address must be at most ${fieldLimits.email} characters.`,
-  emailInvalid: 'Please enter a valid email address',
-  messageMissing: 'Please enter a message.',
-  messageTooLong: `Your message must be at most ${fieldLimits.message} characters.`,
-} as const;
 
 // Control characters never belong in a name or an address (they would reach mail headers and
 // logs); a message keeps its line breaks and tabs but loses the rest (PostgreSQL refuses NUL).

@@ -1,4 +1,75 @@
-/** Slot for the order form (SPEC.md §2 "Order form"); the forms capability fills it. */
-export function OrderForm() {
-  return <div data-form-slot="order-form" />;
+import { conversion, track } from '../../analytics/analytics';
+import { product } from '../../../shared/product';
+import { primaryButtonClass } from './form-parts';
+import { VisitorForm } from './visitor-form';
+
+/** CHECKOUT_URL's default; the page passes the configured one where it has it. */
+export const DEFAULT_CHECKOUT_URL = 'https://buy.stripe.com/test_soul_reset_bundle';
+
+/** The order form (SPEC.md §2 "Order form"): purchase intent true. */
+export function OrderForm({ checkoutUrl = DEFAULT_CHECKOUT_URL }: { checkoutUrl?: string }) {
+  return (
+    <VisitorForm
+      form="order"
+      label="Order form"
+      header={
+        <>
+          <h2 className="text-3xl font-semibold tracking-tight text-sage-800">
+            Complete Your Order
+          </h2>
+          <p className="mt-2 text-ink-muted">Fill out the form to receive your {product.name}.</p>
+        </>
+      }
+      labels={{ name: 'Full Name *', email: 'Email *', message: 'Message (Optional)' }}
+      placeholders={{
+        name: 'Your full name',
+        email: 'you@example.com',
+        message: 'Anything you would like to ask before you buy?',
+      }}
+      required={['name', 'email']}
+      submitLabel="Ask Questions First"
+      submitStyle="secondary"
+      outcomes={{
+        success: {
+          title: 'Order sent successfully!',
+          text: 'We will contact you soon to complete your purchase.',
+        },
+        duplicate: {
+          title: 'Email already registered!',
+          text: 'You have already sent a request with this email.',
+        },
+        error: {
+          title: 'Submission Error',
+          text: 'An error occurred while submitting the form. Please try again later.',
+        },
+      }}
+      actions={
+        <a
+          href={checkoutUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={primaryButtonClass}
+          onClick={() =>
+            track('stripe_payment_click', {
+              source: 'order_form',
+              value: product.priceUsd,
+              currency: 'USD',
+            })
+          }
+        >
+          Buy Now - ${product.priceUsd}
+        </a>
+      }
+      footer={
+        <div className="space-y-1 text-sm text-ink-muted">
+          <p>The Buy Now button takes you to a secure checkout page.</p>
+          <p>Your data is safe with us and will not be shared with third parties.</p>
+        </div>
+      }
+      onAttempt={() =>
+        track('form_submission_attempt', { form_type: 'order', purchase_intent: true })
+      }
+      onSuccess={() => conversion('purchase_intent', { value: product.priceUsd })}
+    />
+  );
 }
