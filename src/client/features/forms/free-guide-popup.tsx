@@ -55,6 +55,9 @@ export function FreeGuidePopup() {
       );
     };
     window.addEventListener('scroll', onScroll, { passive: true });
+    // The visitor may be past the threshold already (scrolled before the app started, or a
+    // reload that restored the position).
+    onScroll();
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
 
