@@ -20,7 +20,6 @@ export type FormServiceDeps = {
   db: Kysely<Database>;
   mailer: Mailer;
   config: Config;
-  now?: () => Date;
 };
 
 /** The columns the submit flow touches, common to the four tables the forms write. */
@@ -50,7 +49,6 @@ function honeypotFilled(body: unknown): boolean {
 export function createFormService(deps: FormServiceDeps) {
   // The four tables share these columns; the definitions decide which of them a form writes.
   const db = deps.db as unknown as Kysely<SubmissionDb>;
-  const now = deps.now ?? (() => new Date());
 
   async function submit<K extends FormKind>(
     form: K,
@@ -78,7 +76,7 @@ export function createFormService(deps: FormServiceDeps) {
         .executeTakeFirst();
       if (duplicate) return { status: 'duplicate', ...extra };
 
-      const submittedAt = now();
+      const submittedAt = new Date();
       const { id } = await db
         .insertInto(table)
         .values({
@@ -97,7 +95,7 @@ export function createFormService(deps: FormServiceDeps) {
         replyTo: input.email,
         ...mail,
       });
-      const finishedAt = now();
+      const finishedAt = new Date();
       const emailSent = sent.status === 'sent';
       if (!emailSent)
         log.warn({ form, table, id }, 'Owner notification failed; stored with email_sent false');
@@ -124,5 +122,3 @@ export function createFormService(deps: FormServiceDeps) {
 
   return { submit };
 }
-
-export type FormService = ReturnType<typeof createFormService>;
