@@ -130,7 +130,7 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
         aria-describedby={`${id}-copy`}
         tabIndex={-1}
         onKeyDown={keepFocusInside}
-        className="relative max-h-[calc(100dvh-2rem)] w-full max-w-lg overflow-y-auto rounded-3xl bg-white p-6 shadow-xl sm:p-8"
+        className="relative max-h-[calc(100dvh-2rem)] w-full max-w-lg focus:outline-none overflow-y-auto rounded-3xl bg-white p-6 shadow-xl sm:p-8"
       >
         <button
           type="button"
