@@ -20,7 +20,14 @@ export async function bareSubmitRoute(app: FastifyInstance) {
       if (duplicate) return { status: 'duplicate' };
       const row = await db
         .insertInto('form_submissions')
-        .values({ name, email, message, purchase_intent: true, email_sent: false })
+        .values({
+          name,
+          email,
+          message,
+          purchase_intent: true,
+          email_sent: false,
+          email_sent_at: null,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const now = new Date();

@@ -7,6 +7,7 @@ import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { healthRoutes } from './health/health-routes';
+import { formRoutes } from './forms/form-routes';
 import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
@@ -42,6 +43,7 @@ export const app = fp<AppOptions>(
     await instance.register(healthRoutes);
     await instance.register(authPlugin);
     await instance.register(adminPlugin);
+    await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);
   },

@@ -4,9 +4,10 @@ import { usePublicConfig } from '../app/public-config';
 import { product } from '../../shared/product';
 
 type CheckoutLinkProps = {
-  /** Where on the page the click came from, and what the button promised. */
-  source: 'hero' | 'final_cta';
-  action: 'download_now' | 'buy_now';
+  /** Where on the page the click came from. */
+  source: 'hero' | 'final_cta' | 'order_form';
+  /** What a call-to-action button promised; recorded as cta_click (SPEC.md §7). */
+  action?: 'download_now' | 'buy_now';
   className?: string;
   children: ReactNode;
 };
@@ -26,7 +27,7 @@ export function CheckoutLink({ source, action, className, children }: CheckoutLi
           value: product.priceUsd,
           currency: 'USD',
         });
-        track('cta_click', { source, action });
+        if (action) track('cta_click', { source, action });
       }}
     >
       {children}

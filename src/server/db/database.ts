@@ -59,9 +59,12 @@ function openPostgres(databaseUrl: string, poolSize: number): AppDatabase {
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its connection (server restart) must not crash the process; the
-  // pool replaces it on the next query.
+  // A client losing its connection (server restart, network cut) must not crash the process.
+  // The pool handles idle clients ('error' on the pool); a client Kysely has checked out has
+  // no listener of its own, so its 'error' would be uncaught. The query in flight still
+  // fails, and the pool drops the broken client when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',

@@ -21,7 +21,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && unavailableCodes.has(code)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|database is closed/i.test(
+  return /timeout exceeded when trying to connect|Connection terminated|database is closed|PGlite is closed/i.test(
     error.message,
   );
 }

@@ -1,4 +1,51 @@
-/** Slot for the contact form (SPEC.md §2 "Contact form"); the forms capability fills it. */
+import { conversion, track } from '../../analytics/analytics';
+import { VisitorForm } from './visitor-form';
+
+/** The contact form (SPEC.md §2 "Contact form"): purchase intent false. */
 export function ContactForm({ className }: { className?: string }) {
-  return <div data-form-slot="contact-form" className={className} />;
+  return (
+    <VisitorForm
+      form="contact"
+      label="Contact form"
+      className={className}
+      header={
+        <>
+          <h2 className="text-3xl font-semibold tracking-tight text-sage-800">Contact Us</h2>
+          <p className="mt-2 text-ink-muted">
+            Have questions? Fill out the form and we&apos;ll get back to you.
+          </p>
+        </>
+      }
+      labels={{ name: 'Full Name', email: 'Email', message: 'Message' }}
+      placeholders={{
+        name: 'Your full name',
+        email: 'you@example.com',
+        message: 'How can we help you?',
+      }}
+      required={['name', 'email', 'message']}
+      submitLabel="Send Message"
+      outcomes={{
+        success: {
+          title: 'Message sent successfully! We will get back to you as soon as possible.',
+        },
+        duplicate: {
+          title: 'Email already registered!',
+          text: 'You have already sent a request with this email.',
+        },
+        error: {
+          title: 'Submission Error',
+          text: 'An error occurred while submitting the form. Please try again later.',
+        },
+      }}
+      footer={
+        <p className="text-sm text-ink-muted">
+          Your data is protected and will not be shared with third parties.
+        </p>
+      }
+      onAttempt={() =>
+        track('form_submission_attempt', { form_type: 'contact', purchase_intent: false })
+      }
+      onSuccess={() => conversion('support_inquiry')}
+    />
+  );
 }

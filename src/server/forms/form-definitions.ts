@@ -1,0 +1,73 @@
+import type { Config } from '../config/load-config';
+import type { FormKind } from '../../shared/forms/form-fields';
+import { formSchemas, type FormInput } from '../../shared/forms/form-schemas';
+import type { TableName } from '../../shared/tables';
+import {
+  contactEmail,
+  freeGuideEmail,
+  orderEmail,
+  refundEmail,
+  termsFeedbackEmail,
+  type Notification,
+} from './notification-emails';
+
+/** The columns a form writes besides name, email and the email status. */
+export type ExtraColumns = { message?: string; purchase_intent?: boolean };
+
+/**
+ * Everything that differs between the five forms: where a submission is stored, what it
+ * writes, the owner's email, and what the visitor gets back besides the status.
+ */
+export type FormDefinition<K extends FormKind = FormKind> = {
+  schema: (typeof formSchemas)[K];
+  table: Extract<
+    TableName,
+    | 'form_submissions'
+    | 'refund_inquiries'
+    | 'terms_of_service_feedback'
+    | 'free_product_gift_submissions'
+  >;
+  columns(input: FormInput<K>): ExtraColumns;
+  notification(input: FormInput<K>, submittedAt: Date): Notification;
+  /** Added to the success and duplicate answers. */
+  extra?(config: Config): { guideUrl: string };
+};
+
+const definitions: { [K in FormKind]: FormDefinition<K> } = {
+  order: {
+    schema: formSchemas.order,
+    table: 'form_submissions',
+    columns: ({ message }) => ({ message, purchase_intent: true }),
+    notification: (input, submittedAt) =>
+      orderEmail({ ...input, submittedAt, purchaseIntent: true }),
+  },
+  contact: {
+    schema: formSchemas.contact,
+    table: 'form_submissions',
+    columns: ({ message }) => ({ message, purchase_intent: false }),
+    notification: (input, submittedAt) => contactEmail({ ...input, submittedAt }),
+  },
+  refund: {
+    schema: formSchemas.refund,
+    table: 'refund_inquiries',
+    columns: ({ message }) => ({ message }),
+    notification: (input, submittedAt) => refundEmail({ ...input, submittedAt }),
+  },
+  'terms-feedback': {
+    schema: formSchemas['terms-feedback'],
+    table: 'terms_of_service_feedback',
+    columns: ({ message }) => ({ message }),
+    notification: (input, submittedAt) => termsFeedbackEmail({ ...input, submittedAt }),
+  },
+  'free-guide': {
+    schema: formSchemas['free-guide'],
+    table: 'free_product_gift_submissions',
+    columns: () => ({}),
+    notification: (input, submittedAt) => freeGuideEmail({ ...input, submittedAt }),
+    extra: (config) => ({ guideUrl: config.guideUrl }),
+  },
+};
+
+export function formDefinition<K extends FormKind>(form: K): FormDefinition<K> {
+  return definitions[form];
+}

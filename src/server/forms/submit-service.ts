@@ -1,0 +1,124 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
+import type { Config } from '../config/load-config';
+import type { Database } from '../db/schema';
+import { isDatabaseUnavailable } from '../http/errors';
+import type { Mailer } from '../mail/mailer';
+import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
+import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
+import { formDefinition, type FormDefinition } from './form-definitions';
+
+export type SubmitResult =
+  | { status: 'success'; emailSent: boolean; guideUrl?: string }
+  | { status: 'duplicate'; guideUrl?: string }
+  /** The visitor's input was refused; `message` says why, for the form to show. */
+  | { status: 'invalid'; message: string }
+  /** A database step failed; `unavailable` when the database cannot be reached. */
+  | { status: 'error'; reason: 'unavailable' | 'failed' };
+
+export type FormServiceDeps = {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  config: Config;
+};
+
+/** The columns the submit flow touches, common to the four tables the forms write. */
+type SubmissionRow = {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  message: ColumnType<string, string | undefined, string>;
+  purchase_intent: ColumnType<boolean, boolean | undefined, boolean>;
+  email_sent: boolean;
+  email_sent_at: ColumnType<Date | null, Date | null, Date | null>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+};
+type SubmissionDb = Record<FormDefinition['table'], SubmissionRow>;
+
+function honeypotFilled(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const value = (body as Record<string, unknown>)[HONEYPOT_FIELD];
+  return value !== undefined && value !== null && value !== '' && value !== false;
+}
+
+/**
+ * The one submit flow of every visitor form (SPEC.md §4): validate → duplicate check →
+ * insert with email_sent false → notify the owner → record the email outcome. A failed or
+ * slow email never fails the submission; any database failure does.
+ */
+export function createFormService(deps: FormServiceDeps) {
+  // The four tables share these columns; the definitions decide which of them a form writes.
+  const db = deps.db as unknown as Kysely<SubmissionDb>;
+
+  async function submit<K extends FormKind>(
+    form: K,
+    body: unknown,
+    log: FastifyBaseLogger,
+  ): Promise<SubmitResult> {
+    const definition = formDefinition(form);
+    const extra = definition.extra?.(deps.config);
+    if (honeypotFilled(body)) {
+      log.info({ form }, 'Form submission dropped: the honeypot field was filled');
+      return { status: 'success', emailSent: true, ...extra };
+    }
+    const parsed = definition.schema.safeParse(body);
+    if (!parsed.success) return { status: 'invalid', message: firstIssue(parsed.error) };
+    const input = parsed.data as FormInput<K>;
+    const { table } = definition;
+
+    try {
+      const duplicate = await db
+        .selectFrom(table)
+        .select('id')
+        .where(sql<string>`lower(email)`, '=', input.email.toLowerCase())
+        .where('email_sent', '=', true)
+        .limit(1)
+        .executeTakeFirst();
+      if (duplicate) return { status: 'duplicate', ...extra };
+
+      const submittedAt = new Date();
+      const { id } = await db
+        .insertInto(table)
+        .values({
+          name: input.name,
+          email: input.email,
+          ...definition.columns(input),
+          email_sent: false,
+          email_sent_at: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+
+      const mail = definition.notification(input, submittedAt);
+      const sent = await deps.mailer.send({
+        to: [deps.config.ownerEmail],
+        replyTo: input.email,
+        ...mail,
+      });
+      const finishedAt = new Date();
+      const emailSent = sent.status === 'sent';
+      if (!emailSent)
+        log.warn({ form, table, id }, 'Owner notification failed; stored with email_sent false');
+
+      await db
+        .updateTable(table)
+        .set({
+          email_sent: emailSent,
+          email_sent_at: emailSent ? finishedAt : null,
+          updated_at: finishedAt,
+        })
+        .where('id', '=', id)
+        .execute();
+      return { status: 'success', emailSent, ...extra };
+    } catch (error) {
+      const unavailable = isDatabaseUnavailable(error);
+      log.error(
+        { err: error, form, table },
+        `Form submission failed: ${unavailable ? 'database unavailable' : 'database error'}`,
+      );
+      return { status: 'error', reason: unavailable ? 'unavailable' : 'failed' };
+    }
+  }
+
+  return { submit };
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import type { ConsoleMessage, Locator, Page } from '@playwright/test';
+import pg from 'pg';
+import { withAdminClient } from '../support/postgres-admin';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+import { expect, test as base, type ServerEnv } from './fixtures';
+
+export const OWNER_EMAIL = 'owner@soulreset.test';
+
+/** Rows the server stored, read straight from its PostgreSQL database. */
+export type StoredRows = {
+  /** The server's DATABASE_URL; null without TEST_DATABASE_URL (the server then runs on PGlite). */
+  url: string | null;
+  /** Null without a database to read: PGlite's files belong to the server process alone. */
+  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[] | null>;
+};
+
+type WorkerFixtures = { smtpSink: SmtpSink; stored: StoredRows; formRateLimit: string };
+
+/**
+ * The forms' end-to-end world: an SMTP sink the server sends through (SMTP_URL), and, when
+ * TEST_DATABASE_URL is set, a fresh PostgreSQL database of the server's whose rows the test
+ * can read.
+ */
+export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
+  formRateLimit: ['1000', { scope: 'worker', option: true }],
+
+  smtpSink: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+    async ({}, use) => {
+      const sink = await startSmtpSink();
+      await use(sink);
+      await sink.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  stored: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring
+    async ({}, use) => {
+      const adminUrl = process.env.TEST_DATABASE_URL;
+      if (!adminUrl) {
+        console.warn('TEST_DATABASE_URL is not set: stored rows are not checked end to end.');
+        await use({ url: null, query: async () => null });
+        return;
+      }
+      const name = `soul_reset_e2e_${randomBytes(6).toString('hex')}`;
+      await withAdminClient(adminUrl, (client) => client.query(`create database "${name}"`));
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+      try {
+        await use({
+          url: url.toString(),
+          query: async (text, values) => (await pool.query(text, values)).rows,
+        });
+      } finally {
+        await pool.end();
+        await withAdminClient(adminUrl, (client) =>
+          client.query(`drop database if exists "${name}" with (force)`),
+        );
+      }
+    },
+    { scope: 'worker' },
+  ],
+
+  serverEnv: [
+    async ({ smtpSink, stored, formRateLimit }, use) => {
+      const env: ServerEnv = {
+        SMTP_URL: smtpSink.url,
+        OWNER_EMAIL,
+        FORM_RATE_LIMIT: formRateLimit,
+        MAIL_TIMEOUT_MS: '5000',
+      };
+      if (stored.url) env.DATABASE_URL = stored.url;
+      await use(env);
+    },
+    { scope: 'worker' },
+  ],
+
+  /** The page's `[analytics] …` console lines, in order. */
+  analytics: async ({ page }, use) => {
+    const lines: string[] = [];
+    page.on('console', (message: ConsoleMessage) => {
+      if (message.text().startsWith('[analytics]')) lines.push(message.text());
+    });
+    await use(lines);
+  },
+});
+
+/** Keeps the free-guide popup away, as after it was shown once in this session. */
+export async function suppressPopup(page: Page) {
+  await page.addInitScript(() => sessionStorage.setItem('freeGuidePopupShown', 'true'));
+}
+
+let counter = 0;
+/** A unique visitor address per test run and call. */
+export function visitorEmail(label: string) {
+  return `${label}-${Date.now().toString(36)}-${++counter}@example.com`;
+}
+
+export { expect };
+
+/** Opens a route with the popup kept away and returns the form named `name`. */
+export async function openForm(page: Page, hash: string, name: string): Promise<Locator> {
+  await suppressPopup(page);
+  await page.goto(`/${hash}`);
+  const form = page.getByRole('form', { name });
+  await expect(form).toBeVisible();
+  return form;
+}
+
+/** Drops the browser's own log line for a response the test provoked on purpose. */
+export function allowConsoleErrors(errors: string[], pattern: RegExp) {
+  for (let index = errors.length - 1; index >= 0; index -= 1) {
+    if (pattern.test(errors[index]!)) errors.splice(index, 1);
+  }
+}
