@@ -1,5 +1,8 @@
 import { expect, test } from './fixtures';
-import { recordAnalytics } from './support';
+import { recordAnalytics, suppressPopup } from './support';
+
+// Scrolling to the footer crosses the free-guide popup's threshold; the popup has its own spec.
+test.beforeEach(({ page }) => suppressPopup(page));
 
 const footerLinks = [
   { name: 'Contact Us', hash: '#/contact-us', destination: 'contact_us', h1: 'Get in Touch' },

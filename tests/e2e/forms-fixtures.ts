@@ -4,6 +4,7 @@ import pg from 'pg';
 import { withAdminClient } from '../support/postgres-admin';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { expect, test as base, type ServerEnv } from './fixtures';
+import { suppressPopup } from './support';
 
 export const OWNER_EMAIL = 'owner@soulreset.test';
 
@@ -87,11 +88,6 @@ export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
     await use(lines);
   },
 });
-
-/** Keeps the free-guide popup away, as after it was shown once in this session. */
-export async function suppressPopup(page: Page) {
-  await page.addInitScript(() => sessionStorage.setItem('freeGuidePopupShown', 'true'));
-}
 
 let counter = 0;
 /** A unique visitor address per test run and call. */

@@ -1,6 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test } from './fixtures';
-import { defaultCheckoutUrl, homeSectionIds, recordAnalytics, stubExternalSite } from './support';
+import {
+  defaultCheckoutUrl,
+  homeSectionIds,
+  recordAnalytics,
+  stubExternalSite,
+  suppressPopup,
+} from './support';
 
 /** The home page's first-load JavaScript budget (README.md, "Performance"). */
 const HOME_JS_BUDGET_GZIP = 90_000;
@@ -23,6 +29,9 @@ test('the home page loads at most 90 KB of gzipped JavaScript', async ({ page })
 });
 
 test.describe('home page', () => {
+  // These tests scroll past the popup's threshold; the popup has its own spec.
+  test.beforeEach(({ page }) => suppressPopup(page));
+
   test('has the 14 sections in order, then the footer', async ({ page }) => {
     await page.goto('/');
     const ids = await page

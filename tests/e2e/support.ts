@@ -51,3 +51,11 @@ export const homeSectionIds = [
 ];
 
 export const defaultCheckoutUrl = 'https://buy.stripe.com/test_soul_reset_bundle';
+
+/**
+ * Keeps the free-guide popup away, as after it was shown once in this session: tests that
+ * scroll the home page past 40% would otherwise have the dialog open over what they click.
+ */
+export async function suppressPopup(page: Page): Promise<void> {
+  await page.addInitScript(() => sessionStorage.setItem('freeGuidePopupShown', 'true'));
+}
