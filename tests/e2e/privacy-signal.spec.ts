@@ -4,6 +4,7 @@ import {
   recordAnalytics,
   sendGlobalPrivacyControl,
   stubExternalSite,
+  suppressPopup,
 } from './support';
 
 test.describe('with Global Privacy Control', () => {
@@ -16,6 +17,8 @@ test.describe('with Global Privacy Control', () => {
     context,
   }) => {
     await stubExternalSite(context, defaultCheckoutUrl);
+    // Clicking the footer scrolls past the free-guide popup's threshold (tested below).
+    await suppressPopup(page);
     const analytics = recordAnalytics(page);
     await page.goto('/');
     await expect
@@ -50,6 +53,22 @@ test.describe('with Global Privacy Control', () => {
       .toEqual([
         '[analytics] suppressed page_view thank_you (Global Privacy Control)',
         '[analytics] suppressed conversion purchase (Global Privacy Control)',
+      ]);
+  });
+
+  test('the free-guide popup still opens, and its popup_shown event is suppressed', async ({
+    page,
+  }) => {
+    const analytics = recordAnalytics(page);
+    await page.goto('/');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+
+    await expect(page.getByRole('dialog', { name: 'Free Mindfulness Guide' })).toBeVisible();
+    await expect
+      .poll(() => analytics)
+      .toEqual([
+        '[analytics] suppressed page_view home (Global Privacy Control)',
+        '[analytics] suppressed event popup_shown (Global Privacy Control)',
       ]);
   });
 });

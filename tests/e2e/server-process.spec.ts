@@ -2,7 +2,7 @@
 // No browser: the base test is used so that no page is opened.
 import { expect, test } from '@playwright/test';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -91,9 +91,10 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
       expect(asset.length).toBeGreaterThan(0);
 
       // Keep requests in flight across the SIGTERM: pipeline enough downloads of the script on
-      // one connection that their bytes (16 MiB or more) cannot all sit in socket buffers, and
-      // read none of them until the signal has been sent. The server has to stay up and finish.
-      const count = Math.min(200, Math.ceil((16 * 1024 * 1024) / asset.length));
+      // one connection that their bytes cannot all sit in socket buffers (twice the most the
+      // kernel lets both ends buffer), and read none of them until the signal has been sent.
+      // The server has to stay up and finish.
+      const count = Math.ceil((2 * (await maxSocketBufferBytes())) / asset.length);
       const { hostname, port } = new URL(server.url);
       const connection = net.connect(Number(port), hostname);
       socket = connection;
@@ -166,3 +167,14 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
     await removeDir(dataDir);
   }
 });
+
+/** The most a loopback connection can buffer: receive plus send buffer limits (Linux). */
+async function maxSocketBufferBytes(): Promise<number> {
+  const limit = async (file: string) => {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    return Number(text.trim().split(/\s+/)[2]) || 16 * 1024 * 1024;
+  };
+  return (
+    (await limit('/proc/sys/net/ipv4/tcp_rmem')) + (await limit('/proc/sys/net/ipv4/tcp_wmem'))
+  );
+}
