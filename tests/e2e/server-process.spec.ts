@@ -5,7 +5,6 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { makeDataDir, removeDir, runServerExpectingFailure, startServer } from './fixtures';
 
 async function expectReady(url: string) {
@@ -91,9 +90,9 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
       expect(asset.length).toBeGreaterThan(0);
 
       // Keep requests in flight across the SIGTERM: pipeline enough downloads of the script on
-      // one connection that their bytes cannot all sit in socket buffers (twice the most the
-      // kernel lets both ends buffer), and read none of them until the signal has been sent.
-      // The server has to stay up and finish.
+      // one connection that their bytes are unlikely to fit in socket buffers (twice the most
+      // the kernel lets both ends buffer), and read none of them until the signal has been
+      // sent. The server has to finish every one of them before it exits.
       const count = Math.ceil((2 * (await maxSocketBufferBytes())) / asset.length);
       const { hostname, port } = new URL(server.url);
       const connection = net.connect(Number(port), hostname);
@@ -127,9 +126,8 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
       await expect
         .poll(() => server.stdout(), { message: 'the server logged the signal' })
         .toContain('SIGTERM');
-      await sleep(1_000);
-      expect(server.process.exitCode, 'still running while responses are unread').toBeNull();
-
+      // Whether the server is still writing or the kernel already holds every byte, each
+      // request in flight must get its whole response.
       connection.resume();
       await closed;
       const responses = parseResponses(Buffer.concat(received));
