@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|submit|admin|start] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|submit|start] [--out FILE] [--runs N]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
@@ -17,7 +17,7 @@ import { benchStart } from './parts/start';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
-const PARTS = ['page', 'submit', 'admin', 'start'] as const;
+const PARTS = ['page', 'submit', 'start'] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -40,8 +40,27 @@ export type PageResults = {
   css_gzip_bytes: number;
 };
 
-/** One Lighthouse run (mobile preset, its default) in its own process. */
+const ATTEMPTS = 3;
+
+/**
+ * One Lighthouse run; Lighthouse with Chromium sometimes fails to record a trace
+ * (NO_NAVSTART), so a failed run is repeated up to three times.
+ */
 async function lighthouse(url: string, root: string): Promise<LighthouseRun> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await lighthouseOnce(url, root);
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+      console.warn(
+        `  Lighthouse failed on ${url} (attempt ${attempt}), retrying: ${String(error).split('\n')[1] ?? error}`,
+      );
+    }
+  }
+}
+
+/** One Lighthouse run (mobile preset, its default) in its own process. */
+async function lighthouseOnce(url: string, root: string): Promise<LighthouseRun> {
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-lh-'));
   const report = path.join(outDir, 'report.json');
   try {
