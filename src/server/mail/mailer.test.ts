@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -65,6 +65,16 @@ describe('local outbox (the default)', () => {
 
     const printed = lines.find((line) => line.msg.includes('New order request'));
     expect(printed?.msg).toContain('Name: Ada <b>');
+  });
+  it('makes the outbox folder again if it was removed while running', async () => {
+    const { mailer, config } = await mailerWith({});
+    const outbox = path.join(config.dataDir, 'outbox');
+    await expect(mailer.send(message)).resolves.toEqual({ status: 'sent' });
+    await rm(outbox, { recursive: true });
+
+    await expect(mailer.send(message)).resolves.toEqual({ status: 'sent' });
+
+    expect(await readdir(outbox)).toHaveLength(1);
   });
 });
 

@@ -15,10 +15,16 @@ export function outboxTransport(dataDir: string, logger: FastifyBaseLogger): Mai
   return {
     async send(mail) {
       const info = await composer.sendMail(mail);
-      await mkdir(outbox, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outbox, `${stamp}-${randomUUID().slice(0, 8)}.eml`);
-      await writeFile(file, info.message as Buffer);
+      const message = info.message as Buffer;
+      // The folder is made on the first message (or again if it was removed), not on every one:
+      // each file-system call waits for one of libuv's four threads under load.
+      await writeFile(file, message).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(outbox, { recursive: true });
+        await writeFile(file, message);
+      });
       logger.info(
         { mail: { to: mail.to, subject: mail.subject, file } },
         `Mail to ${mail.to.join(', ')}: ${mail.subject}\n${mail.text}`,
