@@ -13,11 +13,11 @@ import type { MailMessage } from './mail-message';
 
 type LogLine = { level: number; msg: string; [key: string]: unknown };
 
-function capturingLogger() {
+function capturingLogger(level: string) {
   const lines: LogLine[] = [];
   const { log } = Fastify({
     logger: {
-      level: 'info',
+      level,
       stream: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
     },
   });
@@ -37,17 +37,18 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function mailerWith(env: NodeJS.ProcessEnv) {
+async function mailerWith(env: NodeJS.ProcessEnv, level = 'info') {
   const config = await testConfig({ MAIL_TIMEOUT_MS: '400', ...env });
-  const { logger, lines } = capturingLogger();
-  const mailer: Mailer = createMailer(config, logger);
+  const { logger, lines } = capturingLogger(level);
+  const printed: string[] = [];
+  const mailer: Mailer = createMailer(config, logger, { print: (text) => printed.push(text) });
   cleanups.push(() => mailer.close());
-  return { mailer, config, lines };
+  return { mailer, config, lines, printed };
 }
 
 describe('local outbox (the default)', () => {
   it('saves each message as an .eml file under DATA_DIR/outbox and prints its text', async () => {
-    const { mailer, config, lines } = await mailerWith({});
+    const { mailer, config, lines, printed } = await mailerWith({});
     expect(config.mail.transport).toBe('outbox');
 
     await expect(mailer.send(message)).resolves.toEqual({ status: 'sent' });
@@ -63,8 +64,33 @@ describe('local outbox (the default)', () => {
     expect(saved.html).toBe(message.html);
     expect(saved.text).toBe(message.text);
 
-    const printed = lines.find((line) => line.msg.includes('New order request'));
-    expect(printed?.msg).toContain('Name: Ada <b>');
+    expect(lines.find((line) => line.msg === 'Mail saved to the outbox')).toMatchObject({
+      mail: { to: ['owner@example.com'], subject: 'New order request' },
+    });
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toContain('Mail to owner@example.com');
+    expect(printed[0]).toContain('Subject: New order request');
+    expect(printed[0]).toContain(`Saved as ${path.join(outbox, files[0]!)}`);
+    expect(printed[0]).toContain('  Name: Ada <b>');
+  });
+
+  it('prints visitor text without terminal control characters', async () => {
+    const { mailer, printed } = await mailerWith({});
+
+    await mailer.send({ ...message, text: 'Name: \u001b[2J\u001b]0;owned\u0007Ada\r\nEnd' });
+
+    expect(printed[0]).toContain('  Name: \ufffd[2J\ufffd]0;owned\ufffdAda\ufffd\n  End');
+    // eslint-disable-next-line no-control-regex
+    expect(printed[0]).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('prints nothing when logging is quieter than info, and still saves the file', async () => {
+    const { mailer, config, printed } = await mailerWith({}, 'warn');
+
+    await expect(mailer.send(message)).resolves.toEqual({ status: 'sent' });
+
+    expect(printed).toEqual([]);
+    expect(await readdir(path.join(config.dataDir, 'outbox'))).toHaveLength(1);
   });
   it('makes the outbox folder again if it was removed while running', async () => {
     const { mailer, config } = await mailerWith({});

@@ -12,11 +12,20 @@ export type Mailer = {
   close(): Promise<void>;
 };
 
-function transportFor(config: Config, logger: FastifyBaseLogger): MailTransport {
+export type MailerOptions = {
+  /** Where the outbox prints each message for a person to read (default: stdout). */
+  print?: (text: string) => void;
+};
+
+function transportFor(
+  config: Config,
+  logger: FastifyBaseLogger,
+  { print = (text) => void process.stdout.write(text) }: MailerOptions,
+): MailTransport {
   const { mail } = config;
   switch (mail.transport) {
     case 'outbox':
-      return outboxTransport(config.dataDir, logger);
+      return outboxTransport(config.dataDir, logger, print);
     case 'smtp':
       return smtpTransport(mail.url, config.mailTimeoutMs);
     case 'api':
@@ -28,8 +37,12 @@ function transportFor(config: Config, logger: FastifyBaseLogger): MailTransport 
  * Sends through the configured transport within MAIL_TIMEOUT_MS. A failure or a timeout is
  * logged and returned as `failed`, never thrown: callers record it and carry on.
  */
-export function createMailer(config: Config, logger: FastifyBaseLogger): Mailer {
-  const transport = transportFor(config, logger);
+export function createMailer(
+  config: Config,
+  logger: FastifyBaseLogger,
+  options: MailerOptions = {},
+): Mailer {
+  const transport = transportFor(config, logger, options);
   return {
     async send(message) {
       const signal = AbortSignal.timeout(config.mailTimeoutMs);

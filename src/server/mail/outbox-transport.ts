@@ -5,11 +5,18 @@ import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MailTransport } from './transports';
 
+const VERBOSE_LEVELS = new Set(['trace', 'debug', 'info']);
+
 /**
  * The zero-setup transport: each message is written as an .eml file under DATA_DIR/outbox
- * and its text is printed to the log, so sign-in codes and notifications are visible locally.
+ * and its text is printed to the terminal, so sign-in codes and notifications are visible
+ * locally.
  */
-export function outboxTransport(dataDir: string, logger: FastifyBaseLogger): MailTransport {
+export function outboxTransport(
+  dataDir: string,
+  logger: FastifyBaseLogger,
+  print: (text: string) => void,
+): MailTransport {
   const outbox = path.join(dataDir, 'outbox');
   const composer = nodemailer.createTransport({ streamTransport: true, buffer: true });
   return {
@@ -27,11 +34,36 @@ export function outboxTransport(dataDir: string, logger: FastifyBaseLogger): Mai
       });
       logger.info(
         { mail: { to: mail.to, subject: mail.subject, file } },
-        `Mail to ${mail.to.join(', ')}: ${mail.subject}\n${mail.text}`,
+        'Mail saved to the outbox',
       );
+      // Readable in the terminal (a sign-in code, a notification), unless logging is quieter
+      // than info.
+      if (VERBOSE_LEVELS.has(logger.level)) print(readable(mail.to, mail.subject, mail.text, file));
     },
     async close() {
       composer.close();
     },
   };
+}
+
+/** Control characters from visitor input must not drive the terminal (escape sequences). */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+}
+
+function readable(to: string[], subject: string, text: string, file: string): string {
+  const rule = '─'.repeat(72);
+  return [
+    rule,
+    `  Mail to ${to.join(', ')}`,
+    `  Subject: ${subject}`,
+    `  Saved as ${file}`,
+    rule,
+    ...printable(text)
+      .split('\n')
+      .map((line) => `  ${line}`),
+    rule,
+    '',
+  ].join('\n');
 }
