@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumFlags, chromiumPath } from './scripts/chromium.mjs';
 
 // End-to-end tests drive the built server (dist/) with the system's Chromium; `npm run test:e2e`
 // (scripts/e2e.mjs) builds first when the sources changed. Playwright never downloads a browser.
@@ -14,16 +15,8 @@ export default defineConfig({
   reporter: 'list',
   use: {
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      executablePath: chromiumPath,
+      args: chromiumFlags,
     },
   },
 });

@@ -5,18 +5,9 @@ import path from 'node:path';
 import { firstLoadBytes } from '../lib/first-load-bytes';
 import { startBenchServer } from '../lib/processes';
 import { median, round } from '../lib/stats';
+import { chromiumFlags, chromiumPath } from '../../scripts/chromium.mjs';
 
-const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-].join(' ');
+const CHROME_FLAGS = ['--headless=new', ...chromiumFlags].join(' ');
 
 type LighthouseRun = {
   scores: Record<string, number>;
@@ -75,7 +66,7 @@ async function lighthouseOnce(url: string, root: string): Promise<LighthouseRun>
           '--quiet',
           `--chrome-flags=${CHROME_FLAGS}`,
         ],
-        { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'pipe'] },
+        { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ['ignore', 'ignore', 'pipe'] },
       );
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       child.once('error', reject);

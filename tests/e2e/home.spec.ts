@@ -105,14 +105,8 @@ test.describe('home page', () => {
     await expect(page.locator('#solution')).toContainText('Our 30-day promise');
     await expect(page.locator('#solution')).toContainText('No physical product is shipped');
 
-    for (const id of [
-      'daily-presence-journal',
-      'evening-calm-ritual',
-      'thought-healing-deck',
-      'oracle-quote-cards',
-      'ritual-tracker',
-      'inner-peace-workbook',
-    ]) {
+    // The six product sections, between the solution and the benefits.
+    for (const id of homeSectionIds.slice(3, 9)) {
       const section = page.locator(`#${id}`);
       await expect(section.getByRole('heading', { level: 2 })).toBeVisible();
       await expect(section.getByRole('img')).toHaveCount(1);
