@@ -47,7 +47,7 @@ const test = base.extend<object, { world: AuthWorld }>({
 
 async function requestCode(page: Page, sink: SmtpSink, email: string): Promise<string> {
   const before = sink.messages.length;
-  await page.getByLabel('Email').fill(email);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
   await page.getByRole('button', { name: 'Send Verification Code' }).click();
   await expect(page.getByText(`A verification code has been sent to ${email}`)).toBeVisible();
   const mail = await sink.waitFor(
@@ -160,7 +160,7 @@ test("a wrong code shows the auth service's message in red; 'Use a different ema
   consoleErrors.length = 0;
 
   await page.getByRole('button', { name: 'Use a different email' }).click();
-  await expect(page.getByLabel('Email')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Email', exact: true })).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
   await expect(page.getByText(/A verification code has been sent/)).toHaveCount(0);
 });

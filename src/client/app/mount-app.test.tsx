@@ -96,6 +96,19 @@ describe('mountApp', () => {
     expect(target.querySelectorAll('main')).toHaveLength(1);
   });
 
+  it('shows the container the boot script hid while another route loaded', async () => {
+    window.location.hash = `#${paths.privacyPolicy}`;
+    const target = prerenderedContainer();
+    target.hidden = true;
+
+    await act(async () => {
+      root = mountApp(target);
+    });
+
+    expect(target.hidden).toBe(false);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeDefined();
+  });
+
   it('renders from scratch when the page holds only the placeholder', async () => {
     container = document.createElement('div');
     container.innerHTML = '<!--app-html-->';

@@ -30,6 +30,8 @@ export function mountApp(container: HTMLElement, hash = window.location.hash): R
     return hydrateRoot(container, app);
   }
   container.replaceChildren();
+  // The boot script hides the prerendered home page while another route loads.
+  container.hidden = false;
   const root = createRoot(container);
   root.render(app);
   return root;
