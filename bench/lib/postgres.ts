@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { withAdminClient } from '../../tests/support/postgres-admin';
 
 /** The PostgreSQL server to benchmark against, if the environment names one. */
 export function postgresUrl(): string | undefined {
@@ -8,25 +8,14 @@ export function postgresUrl(): string | undefined {
 /** Creates an empty database on the server of `adminUrl`; returns its URL and a dropper. */
 export async function createScratchDatabase(adminUrl: string) {
   const name = `soul_reset_bench_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  await withAdminClient(adminUrl, (client) => client.query(`create database "${name}"`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
+    drop: () =>
+      withAdminClient(adminUrl, (client) =>
+        client.query(`drop database if exists "${name}" with (force)`),
+      ),
   };
 }

@@ -5,17 +5,10 @@ import {
   publicConfigPlaceholders,
   type PublicConfig,
 } from '../../shared/public-config';
+import { escapeHtml } from '../mail/escape-html';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
-
-function escapeAttribute(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('"', '&quot;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;');
-}
 
 /**
  * JSON that is safe inside a `<script>` element: `<` is escaped so that no value can close
@@ -38,7 +31,7 @@ export function renderIndexPage(html: string, config: PublicConfig): string {
   for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicConfig)[]) {
     page = page.replaceAll(
       `"${publicConfigPlaceholders[key]}"`,
-      () => `"${escapeAttribute(config[key])}"`,
+      () => `"${escapeHtml(config[key])}"`,
     );
   }
   const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson(config)}</script>`;

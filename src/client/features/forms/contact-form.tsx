@@ -1,5 +1,5 @@
 import { conversion, track } from '../../analytics/analytics';
-import { VisitorForm } from './visitor-form';
+import { VisitorForm, formSubmissionError, requestAlreadySent } from './visitor-form';
 
 /** The contact form (SPEC.md §2 "Contact form"): purchase intent false. */
 export function ContactForm({ className }: { className?: string }) {
@@ -28,14 +28,8 @@ export function ContactForm({ className }: { className?: string }) {
         success: {
           title: 'Message sent successfully! We will get back to you as soon as possible.',
         },
-        duplicate: {
-          title: 'Email already registered!',
-          text: 'You have already sent a request with this email.',
-        },
-        error: {
-          title: 'Submission Error',
-          text: 'An error occurred while submitting the form. Please try again later.',
-        },
+        duplicate: requestAlreadySent,
+        error: formSubmissionError,
       }}
       footer={
         <p className="text-sm text-ink-muted">

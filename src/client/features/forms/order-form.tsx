@@ -2,7 +2,7 @@ import { conversion, track } from '../../analytics/analytics';
 import { CheckoutLink } from '../../components/checkout-link';
 import { product } from '../../../shared/product';
 import { primaryButtonClass } from './form-parts';
-import { VisitorForm } from './visitor-form';
+import { VisitorForm, formSubmissionError, requestAlreadySent } from './visitor-form';
 
 /** The order form (SPEC.md §2 "Order form"): purchase intent true. */
 export function OrderForm() {
@@ -32,14 +32,8 @@ export function OrderForm() {
           title: 'Order sent successfully!',
           text: 'We will contact you soon to complete your purchase.',
         },
-        duplicate: {
-          title: 'Email already registered!',
-          text: 'You have already sent a request with this email.',
-        },
-        error: {
-          title: 'Submission Error',
-          text: 'An error occurred while submitting the form. Please try again later.',
-        },
+        duplicate: requestAlreadySent,
+        error: formSubmissionError,
       }}
       actions={
         <CheckoutLink source="order_form" className={primaryButtonClass}>

@@ -1,5 +1,5 @@
 import { conversion, track } from '../../analytics/analytics';
-import { VisitorForm } from './visitor-form';
+import { VisitorForm, requestAlreadySent } from './visitor-form';
 
 /** The refund request form (SPEC.md §2 "Refund form"), with its Italian error text (§8). */
 export function RefundForm() {
@@ -20,10 +20,7 @@ export function RefundForm() {
           title: 'Request submitted successfully!',
           text: 'We will contact you as soon as possible.',
         },
-        duplicate: {
-          title: 'Email already registered!',
-          text: 'You have already sent a request with this email.',
-        },
+        duplicate: requestAlreadySent,
         error: {
           title: 'Submission Error',
           text: "Si è verificato un errore durante l'invio della richiesta. Riprova più tardi.",

@@ -5,6 +5,18 @@ import { useVisitorForm } from './use-visitor-form';
 
 type Outcome = { title: string; text?: string };
 
+/** SPEC.md §8: the duplicate banner of the order, contact and refund forms. */
+export const requestAlreadySent: Outcome = {
+  title: 'Email already registered!',
+  text: 'You have already sent a request with this email.',
+};
+
+/** SPEC.md §8: the failure banner of the order and contact forms. */
+export const formSubmissionError: Outcome = {
+  title: 'Submission Error',
+  text: 'An error occurred while submitting the form. Please try again later.',
+};
+
 /** Everything one of the four embedded forms says and does differently (SPEC.md §2, §8). */
 export type VisitorFormCopy = {
   form: 'order' | 'contact' | 'refund' | 'terms-feedback';
