@@ -1,22 +1,10 @@
 import type { Page } from '@playwright/test';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../support/free-port';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { expect, startServer, test as base, type StartedServer } from './fixtures';
 
 const ADMIN = 'owner@example.com';
 const VISITOR = 'visitor@example.com';
-
-/** A port free right now: PUBLIC_URL must name the real port (the Origin checks compare it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 type AuthWorld = { sink: SmtpSink; server: StartedServer };
 
