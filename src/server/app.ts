@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { adminPlugin } from './admin/admin-plugin';
 import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
@@ -20,6 +21,15 @@ export type AppOptions = {
   /** The built SPA (dist/client); omitted, the app serves only its API. */
   clientDir?: string;
 };
+
+/**
+ * The admin table configurations. This module and the server bundle (dist/server/*.js) sit at
+ * the same depth, so this is src/shared/table-configurations from the sources, and from the
+ * bundle dist/shared/table-configurations, where scripts/build.mjs copies them.
+ */
+export const tableConfigurationsDir = fileURLToPath(
+  new URL('../shared/table-configurations/', import.meta.url),
+);
 
 /**
  * The whole application as one plugin, registered in order: shared services (config,
