@@ -2,9 +2,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { describeEachDatabase } from '../../../../tests/support/test-database';
+import { testConfig } from '../../../../tests/support/test-config';
+import type { TableConfig } from '../../../shared/admin/table-config';
 import { tableNames } from '../../../shared/tables';
 import { tableConfigurationsDir } from '../../app';
+import { startServer } from '../../server';
 import { describeStartupError } from '../../startup-errors';
+import { checkConfiguredColumns } from './check-configured-columns';
 import { loadTableConfigurations, TableConfigurationError } from './table-configurations';
 
 const idField = { db_name: 'id', ui_name: 'ID', type: 'id', required: false };
@@ -113,4 +118,44 @@ describe('loadTableConfigurations', () => {
     expect(line).toMatch(/^Cannot start: the table configuration .*broken\.json is invalid: /);
     expect(line).not.toContain('\n');
   });
+});
+
+describeEachDatabase('checkConfiguredColumns', (use) => {
+  it('finds every configured table and column after the migrations', async () => {
+    const tables = await loadTableConfigurations(tableConfigurationsDir);
+    await expect(checkConfiguredColumns(use().db, tables)).resolves.toBeUndefined();
+  });
+
+  it('names each missing table and column in one error', async () => {
+    const tables: TableConfig[] = [
+      table('form_submissions', [
+        idField,
+        nameField,
+        { ...nameField, db_name: 'nickname' },
+      ]) as TableConfig,
+      table('no_such_table') as TableConfig,
+    ];
+    await expect(checkConfiguredColumns(use().db, tables)).rejects.toThrow(
+      new TableConfigurationError(
+        'the admin table configurations name what the database does not have: ' +
+          'column "nickname" of table "form_submissions", table "no_such_table".',
+      ),
+    );
+  });
+});
+
+describe('startServer with a configuration the database does not match', () => {
+  it('refuses to start, with the message of the check, and releases the data dir', async () => {
+    const config = await testConfig({ PORT: '0' });
+    const tables = [table('no_such_table') as TableConfig];
+    const error = await startServer(config, { tables }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(describeStartupError(error, config)).toBe(
+      'Cannot start: the admin table configurations name what the database does not have: table "no_such_table".',
+    );
+    const server = await startServer(config);
+    await server.close();
+  }, 60_000);
 });
