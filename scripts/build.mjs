@@ -1,5 +1,6 @@
 // Builds everything `npm start` runs: the browser bundle (with the prerendered home page),
-// the server bundle and its migrations, then records which sources it was built from.
+// the server bundle with its migrations and the admin table configurations, then records
+// which sources it was built from.
 import { build as esbuild } from 'esbuild';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,6 +49,12 @@ async function buildServer() {
   await cp(path.join(root, 'src/server/db/migrations'), path.join(root, 'dist/server/migrations'), {
     recursive: true,
   });
+  // At the depth the bundle looks for them: see tableConfigurationsDir in src/server/app.ts.
+  await cp(
+    path.join(root, 'src/shared/table-configurations'),
+    path.join(root, 'dist/shared/table-configurations'),
+    { recursive: true },
+  );
 }
 
 /** Brotli and gzip copies of text assets, served by @fastify/static's preCompressed. */

@@ -2,7 +2,11 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { TableConfig } from '../shared/admin/table-config';
 import { adminPlugin } from './admin/admin-plugin';
+import { loadTableConfigurations } from './admin/tables/table-configurations';
+import { tableRoutes } from './admin/tables/table-routes';
 import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
@@ -19,15 +23,26 @@ export type AppOptions = {
   database: AppDatabase;
   /** The built SPA (dist/client); omitted, the app serves only its API. */
   clientDir?: string;
+  /** The admin's tables; omitted, those in tableConfigurationsDir. */
+  tables?: TableConfig[];
 };
+
+/**
+ * The admin table configurations. This module and the server bundle (dist/server/*.js) sit at
+ * the same depth, so this is src/shared/table-configurations from the sources, and from the
+ * bundle dist/shared/table-configurations, where scripts/build.mjs copies them.
+ */
+export const tableConfigurationsDir = fileURLToPath(
+  new URL('../shared/table-configurations/', import.meta.url),
+);
 
 /**
  * The whole application as one plugin, registered in order: shared services (config,
  * database, mail), security headers, rate limiting, error shape, routes (health, sign-in,
- * admin), static files.
+ * admin and its tables), static files.
  */
 export const app = fp<AppOptions>(
-  async (instance, { config, database, clientDir }) => {
+  async (instance, { config, database, clientDir, tables }) => {
     instance.decorate('config', config);
     instance.decorate('database', database);
     instance.addHook('onRequest', async (request, reply) => {
@@ -43,6 +58,9 @@ export const app = fp<AppOptions>(
     await instance.register(healthRoutes);
     await instance.register(authPlugin);
     await instance.register(adminPlugin);
+    instance.registerAdminRoutes(
+      tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
+    );
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

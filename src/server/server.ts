@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app';
+import type { TableConfig } from '../shared/admin/table-config';
+import { checkConfiguredColumns } from './admin/tables/check-configured-columns';
+import { loadTableConfigurations } from './admin/tables/table-configurations';
+import { buildApp, tableConfigurationsDir } from './app';
 import { ensureAuthSecret } from './config/auth-secret';
 import type { Config } from './config/load-config';
 import { openDatabase, type AppDatabase } from './db/database';
@@ -20,13 +23,19 @@ export function databaseOptions(config: Config) {
 
 export async function startServer(
   config: Config,
-  options: { clientDir?: string; configure?: (app: FastifyInstance) => void } = {},
+  options: {
+    clientDir?: string;
+    tables?: TableConfig[];
+    configure?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<RunningServer> {
   config = { ...config, authSecret: await ensureAuthSecret(config) };
+  const tables = options.tables ?? (await loadTableConfigurations(tableConfigurationsDir));
   const database = await openDatabase(databaseOptions(config));
   try {
     await migrate(database.db);
-    const app = await buildApp({ config, database, clientDir: options.clientDir });
+    await checkConfiguredColumns(database.db, tables);
+    const app = await buildApp({ config, database, clientDir: options.clientDir, tables });
     let closing: Promise<void> | undefined;
     // A keep-alive connection that finishes its request during shutdown would otherwise stay
     // open until it times out, holding the shutdown up.

@@ -1,3 +1,4 @@
+import { TableConfigurationError } from './admin/tables/table-configurations';
 import { ConfigError, type Config } from './config/load-config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { describePostgresUrl } from './db/database';
@@ -5,7 +6,11 @@ import { isDatabaseUnavailable } from './http/errors';
 
 /** One line for the reasons a start commonly fails; a stack trace only for the unexpected. */
 export function describeStartupError(error: unknown, config: Config | undefined): string {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (
+    error instanceof ConfigError ||
+    error instanceof DataDirLockedError ||
+    error instanceof TableConfigurationError
+  ) {
     return `Cannot start: ${error.message}`;
   }
   const code = (error as { code?: unknown } | null)?.code;

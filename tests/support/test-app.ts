@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TableConfig } from '../../src/shared/admin/table-config';
 import { buildApp } from '../../src/server/app';
 import type { Config } from '../../src/server/config/load-config';
 import type { AppDatabase } from '../../src/server/db/database';
@@ -7,7 +8,13 @@ import { testConfig } from './test-config';
 /** The real app over a test database, ready for `app.inject`; close it after the test. */
 export async function buildTestApp(
   database: AppDatabase,
-  options: { config?: Config; clientDir?: string; configure?: (app: FastifyInstance) => void } = {},
+  options: {
+    config?: Config;
+    clientDir?: string;
+    /** The admin's tables; by default the configurations folder's. */
+    tables?: TableConfig[];
+    configure?: (app: FastifyInstance) => void;
+  } = {},
 ): Promise<FastifyInstance> {
   const config = options.config ?? (await testConfig());
   const app = await buildApp({
@@ -15,6 +22,7 @@ export async function buildTestApp(
     config: { ...config, authSecret: config.authSecret ?? 'test-secret-of-at-least-32-characters' },
     database,
     clientDir: options.clientDir,
+    tables: options.tables,
   });
   options.configure?.(app);
   await app.ready();

@@ -26,6 +26,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/** A refusal to answer in the one error shape, with a message the client may show as is. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * One error shape for every endpoint: { error, message }. Client mistakes keep their
  * message; server faults are logged and answered without details.

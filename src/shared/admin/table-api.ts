@@ -10,8 +10,10 @@ import type { CellValue, TableRow } from './table-config';
  * - DELETE tableRowPath(table, id)       → 204 (404 when missing)
  *
  * A save carries editable fields only (not id, created_at, updated_at); the server sets
- * updated_at. Timestamps are ISO 8601 strings with a time zone; checkboxes are booleans;
- * numbers are JSON numbers; an empty optional value is null.
+ * updated_at, and ignores those three when a body has them. A field left out keeps the
+ * database default on create and the stored value on update. Timestamps are ISO 8601 strings
+ * with a time zone; checkboxes are booleans; numbers are JSON numbers; an empty optional
+ * value is null. row-validation.ts holds the checks a save must pass.
  */
 export function tableRowsPath(table: string): string {
   return `/api/admin/tables/${encodeURIComponent(table)}/rows`;
