@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|submit|start] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|submit|admin|start] [--out FILE] [--runs N]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
@@ -12,12 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureBuild } from '../scripts/ensure-build.mjs';
 import { postgresUrl } from './lib/postgres';
+import { benchAdmin } from './parts/admin';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
-const PARTS = ['page', 'submit', 'start'] as const;
+const PARTS = ['page', 'submit', 'admin', 'start'] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -60,6 +61,22 @@ try {
       submit.postgres = await benchSubmit(root, path.join(scratchDir, 'submit-postgres'), pg);
     }
     results.submit = submit;
+  }
+  if (selected('admin')) {
+    console.log('admin: PGlite, 10,000 and 100,000 rows...');
+    const admin: Record<string, unknown> = {
+      pglite: await benchAdmin(root, path.join(scratchDir, 'admin-pglite'), [10_000, 100_000]),
+    };
+    if (pg) {
+      console.log('admin: PostgreSQL, 10,000, 100,000 and 1,000,000 rows...');
+      admin.postgres = await benchAdmin(
+        root,
+        path.join(scratchDir, 'admin-postgres'),
+        [10_000, 100_000, 1_000_000],
+        pg,
+      );
+    }
+    results.admin = admin;
   }
   if (selected('start')) {
     console.log('start: PGlite...');
