@@ -218,6 +218,7 @@ describe('row form modal (SPEC.md §2 "Form modal", §4, §5)', () => {
     fireEvent.change(input('Email'), { target: { value: 'a@example.com' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByRole('alert').textContent).toBe('Field "Name" is required.');
+    expect(document.activeElement).toBe(input('Name'));
 
     fireEvent.change(input('Name'), { target: { value: 'Ada' } });
     fireEvent.change(input('Email'), { target: { value: '  ' } });

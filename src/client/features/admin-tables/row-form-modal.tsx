@@ -45,6 +45,7 @@ export function RowFormModal({ config, row, onSave, onClose }: RowFormModalProps
     const missing = firstMissingField(fields, values);
     if (missing) {
       setError(requiredFieldMessage(missing));
+      document.getElementById(`${id}-${missing.db_name}`)?.focus();
       return;
     }
     setSaving(true);

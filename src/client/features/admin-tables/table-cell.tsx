@@ -36,8 +36,8 @@ export function TableCell({ field, value }: { field: FieldConfig; value: CellVal
   }
   if (isTextLike(field.type)) {
     return (
-      <td className="min-w-40 max-w-xs px-4 py-3">
-        <span title={text} className="line-clamp-2 break-words">
+      <td className="px-4 py-3">
+        <span title={text} className="line-clamp-2 max-w-xs break-words">
           {text}
         </span>
       </td>

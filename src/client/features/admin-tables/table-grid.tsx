@@ -19,39 +19,33 @@ type TableGridProps = {
 export function TableGrid({ config, rows, deleting, onEdit, onDelete }: TableGridProps) {
   const fields = config.field_list.filter(isGridField);
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full border-collapse text-left text-sm text-ink">
-        <caption className="sr-only">{config.ui_table_name}</caption>
-        <thead className="bg-sand-50">
-          <tr className="border-b border-sand-200">
-            <th
-              scope="col"
-              className="sticky left-0 z-10 bg-sand-50 px-4 py-3 text-xs font-semibold tracking-wide text-ink-muted uppercase"
-            >
-              Actions
-            </th>
-            {fields.map((field) => (
+    <>
+      <div className="overflow-x-auto">
+        <table className="w-max min-w-full border-collapse text-left text-sm text-ink">
+          <caption className="sr-only">{config.ui_table_name}</caption>
+          <thead className="bg-sand-50">
+            <tr className="border-b border-sand-200">
               <th
-                key={field.db_name}
                 scope="col"
-                className="px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase"
+                className="sticky left-0 z-10 bg-sand-50 px-4 py-3 shadow-[inset_-1px_0_0_var(--color-sand-200)] text-xs font-semibold tracking-wide text-ink-muted uppercase"
               >
-                {field.ui_name}
+                Actions
               </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-sand-200">
-          {rows.length === 0 ? (
-            <tr>
-              <td colSpan={fields.length + 1} className="px-4 py-10 text-center text-ink-muted">
-                No records yet.
-              </td>
+              {fields.map((field) => (
+                <th
+                  key={field.db_name}
+                  scope="col"
+                  className="px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase"
+                >
+                  {field.ui_name}
+                </th>
+              ))}
             </tr>
-          ) : (
-            rows.map((row) => (
+          </thead>
+          <tbody className="divide-y divide-sand-200">
+            {rows.map((row) => (
               <tr key={row.id} className="group align-top hover:bg-sage-50">
-                <td className="sticky left-0 z-10 bg-white px-2 py-1.5 group-hover:bg-sage-50">
+                <td className="sticky left-0 z-10 bg-white px-2 py-1.5 shadow-[inset_-1px_0_0_var(--color-sand-200)] group-hover:bg-sage-50">
                   <div className="flex items-center gap-0.5">
                     <button
                       type="button"
@@ -78,10 +72,14 @@ export function TableGrid({ config, rows, deleting, onEdit, onDelete }: TableGri
                   <TableCell key={field.db_name} field={field} value={row[field.db_name]} />
                 ))}
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length === 0 ? (
+        // Outside the scrolling area, so it stays in view however wide the columns are.
+        <p className="px-4 py-10 text-center text-ink-muted">No records yet.</p>
+      ) : null}
+    </>
   );
 }
