@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import Quill from 'quill';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,30 @@ describe('rich-text editor (SPEC.md §2, §5)', () => {
       history: { delay: 1000, maxStack: 100, userOnly: true },
     });
     expect(editorFormats).toEqual(expect.arrayContaining(['image', 'link', 'indent']));
+  });
+
+  it('lets Tab leave the editor instead of typing a tab character', async () => {
+    /** Presses Tab in an editor at the end of its text; true when the browser may move focus. */
+    function pressTab(quill: Quill): boolean {
+      // Silently and without scrolling: jsdom has no layout to scroll the selection into.
+      quill.focus({ preventScroll: true });
+      quill.setSelection(quill.getLength() - 1, 0, 'silent');
+      return fireEvent.keyDown(quill.root, { key: 'Tab' });
+    }
+
+    // Quill's default, on a bare editor: Tab types a tab and keeps focus in the editor.
+    const bare = document.createElement('div');
+    document.body.append(bare);
+    const plain = new Quill(bare);
+    plain.setText('Hi');
+    expect(pressTab(plain)).toBe(false);
+    expect(plain.getText()).toBe('Hi\t\n');
+    bare.remove();
+
+    render(<Harness initial="<p>Hi</p>" />);
+    const { quill } = await editorFor('Notes');
+    expect(pressTab(quill)).toBe(true);
+    expect(quill.getText()).toBe('Hi\n');
   });
 
   it("relies on Quill's formats for image, link and indent rules", async () => {
