@@ -1,8 +1,9 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
 import { fakeAuthServer, signedInAs, signedOut } from '../testing/fake-auth-server';
+import { fakeTableServer } from '../testing/fake-table-server';
 import { AppRoutes } from './app-routes';
 import { HashRouter, StaticRouter } from './router';
 
@@ -98,6 +99,14 @@ describe('AppRoutes', () => {
 
   it('renders the admin table page as the index child of the admin layout', async () => {
     fakeAuthServer(signedInAs('owner@example.com', true));
+    fakeTableServer({
+      contact_us_submissions: [],
+      form_submissions: [],
+      free_product_gift_submissions: [],
+      refund_inquiries: [],
+      soul_reset_submissions: [],
+      terms_of_service_feedback: [],
+    });
     render(
       <StaticRouter location={paths.admin}>
         <AppRoutes />
@@ -114,6 +123,11 @@ describe('AppRoutes', () => {
     ).toBe(true);
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
     expect(screen.getAllByRole('main')).toHaveLength(1);
+    // Each table's panel loads inside main.
+    await waitFor(() => expect(screen.getAllByText('No records yet.')).toHaveLength(6));
+    expect(main.contains(screen.getByRole('heading', { level: 3, name: 'Refund Inquiries' }))).toBe(
+      true,
+    );
   });
 
   it('links the home footer to the four information pages', () => {

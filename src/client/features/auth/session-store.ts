@@ -49,6 +49,10 @@ export const session = {
     await signOutRequest();
     set({ status: 'signed-out' });
   },
+  /** The server no longer accepts the session (an admin call answered 401): signed out. */
+  expired() {
+    set({ status: 'signed-out' });
+  },
   /** Forgets what was read (tests start each case from "loading"). */
   reset() {
     reading = undefined;

@@ -1,14 +1,7 @@
 import { X } from 'lucide-react';
-import {
-  useEffect,
-  useEffectEvent,
-  useId,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-} from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { track } from '../../analytics/analytics';
+import { ModalDialog } from '../../components/modal-dialog';
 import { fieldLimits, HONEYPOT_FIELD } from '../../../shared/forms/form-fields';
 import { firstIssue, formSchemas } from '../../../shared/forms/form-schemas';
 import cover from './free-guide-cover.svg';
@@ -25,49 +18,13 @@ export const freeGuideMessages = {
   failed: 'There was an error processing your request. Please try again later.',
 } as const;
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([tabindex="-1"])';
-
-/**
- * The free-guide popup (SPEC.md §2, §4): a modal dialog that takes focus, keeps Tab inside,
- * closes on Escape or its close button, and gives focus back to where it was.
- */
+/** The free-guide popup (SPEC.md §2, §4): a modal dialog that closes on Escape or its button. */
 export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
   const id = useId();
-  const panel = useRef<HTMLDivElement>(null);
   const [fields, setFields] = useState({ name: '', email: '', [HONEYPOT_FIELD]: '' });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
-
-  const close = useEffectEvent(onClose);
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    panel.current?.focus();
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key === 'Escape') close();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      previous?.focus();
-    };
-  }, []);
-
-  function keepFocusInside(event: KeyboardEvent<HTMLDivElement>) {
-    if (event.key !== 'Tab' || !panel.current) return;
-    const focusable = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) return;
-    const active = document.activeElement;
-    if (event.shiftKey && (active === first || active === panel.current)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && active === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -121,115 +78,109 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
   ) : null;
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-ink/60 p-4">
-      <div
-        ref={panel}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-copy`}
-        tabIndex={-1}
-        onKeyDown={keepFocusInside}
-        className="relative max-h-[calc(100dvh-2rem)] w-full max-w-lg focus:outline-none overflow-y-auto rounded-3xl bg-white p-6 shadow-xl sm:p-8"
+    <ModalDialog
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-copy`}
+      onClose={onClose}
+      className="relative max-h-[calc(100dvh-2rem)] w-full max-w-lg overflow-y-auto rounded-3xl bg-white p-6 shadow-xl sm:p-8"
+    >
+      <button
+        type="button"
+        onClick={onClose}
+        aria-label="Close"
+        className="absolute top-3 right-3 rounded-full p-2 text-ink-muted hover:bg-sand-100 hover:text-ink"
       >
+        <X aria-hidden="true" className="h-5 w-5" />
+      </button>
+      <div className="flex items-start gap-5">
+        <img src={cover} alt="" width={80} height={100} className="hidden shrink-0 sm:block" />
+        <div>
+          <h2 id={`${id}-title`} className="text-2xl font-semibold text-sage-800">
+            Free Mindfulness Guide
+          </h2>
+          <p id={`${id}-copy`} className="mt-2 text-ink-muted">
+            Simple daily practices to quiet your mind and ease stress, free to download. Tell us
+            where to reach you and get your copy now.
+          </p>
+        </div>
+      </div>
+
+      {result?.kind === 'success' ? (
+        <div className="mt-6">
+          <Banner tone="success" title="Your guide is ready!" />
+          {result.emailFailed ? (
+            <p className="mt-3 rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
+              {freeGuideMessages.emailFailed}
+            </p>
+          ) : null}
+          {downloadLink}
+        </div>
+      ) : null}
+      {result?.kind === 'duplicate' ? (
+        <div className="mt-6">
+          <Banner tone="duplicate" title="You've already requested this guide!">
+            Here is your download link again.
+          </Banner>
+          {downloadLink}
+        </div>
+      ) : null}
+      {result ? (
         <button
           type="button"
-          onClick={onClose}
-          aria-label="Close"
-          className="absolute top-3 right-3 rounded-full p-2 text-ink-muted hover:bg-sand-100 hover:text-ink"
+          onClick={requestAgain}
+          className={`${secondaryButtonClass} mt-4 w-full`}
         >
-          <X aria-hidden="true" className="h-5 w-5" />
+          Request with different email
         </button>
-        <div className="flex items-start gap-5">
-          <img src={cover} alt="" width={80} height={100} className="hidden shrink-0 sm:block" />
-          <div>
-            <h2 id={`${id}-title`} className="text-2xl font-semibold text-sage-800">
-              Free Mindfulness Guide
-            </h2>
-            <p id={`${id}-copy`} className="mt-2 text-ink-muted">
-              Simple daily practices to quiet your mind and ease stress, free to download. Tell us
-              where to reach you and get your copy now.
-            </p>
-          </div>
-        </div>
-
-        {result?.kind === 'success' ? (
-          <div className="mt-6">
-            <Banner tone="success" title="Your guide is ready!" />
-            {result.emailFailed ? (
-              <p className="mt-3 rounded-2xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900">
-                {freeGuideMessages.emailFailed}
-              </p>
-            ) : null}
-            {downloadLink}
-          </div>
-        ) : null}
-        {result?.kind === 'duplicate' ? (
-          <div className="mt-6">
-            <Banner tone="duplicate" title="You've already requested this guide!">
-              Here is your download link again.
-            </Banner>
-            {downloadLink}
-          </div>
-        ) : null}
-        {result ? (
+      ) : (
+        <form
+          aria-label="Free guide request"
+          noValidate
+          className="relative mt-6 space-y-4"
+          onSubmit={submit}
+        >
+          <Field
+            id={`${id}-name`}
+            label="Your Name *"
+            name="name"
+            type="text"
+            autoComplete="name"
+            placeholder="Your first name"
+            maxLength={fieldLimits.name}
+            disabled={loading}
+            value={fields.name}
+            onChange={(event) => setFields({ ...fields, name: event.target.value })}
+          />
+          <Field
+            id={`${id}-email`}
+            label="Your Email *"
+            name="email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            maxLength={fieldLimits.email}
+            disabled={loading}
+            value={fields.email}
+            onChange={(event) => setFields({ ...fields, email: event.target.value })}
+          />
+          <Honeypot
+            id={`${id}-website`}
+            value={fields[HONEYPOT_FIELD]}
+            onChange={(value) => setFields({ ...fields, [HONEYPOT_FIELD]: value })}
+          />
+          {error ? <Banner tone="error" title={error} /> : null}
           <button
-            type="button"
-            onClick={requestAgain}
-            className={`${secondaryButtonClass} mt-4 w-full`}
+            type="submit"
+            className={`${primaryButtonClass} w-full`}
+            disabled={loading || !fields.name.trim() || !fields.email.trim()}
           >
-            Request with different email
+            {loading ? 'Processing...' : 'Get Your Free Guide'}
           </button>
-        ) : (
-          <form
-            aria-label="Free guide request"
-            noValidate
-            className="relative mt-6 space-y-4"
-            onSubmit={submit}
-          >
-            <Field
-              id={`${id}-name`}
-              label="Your Name *"
-              name="name"
-              type="text"
-              autoComplete="name"
-              placeholder="Your first name"
-              maxLength={fieldLimits.name}
-              disabled={loading}
-              value={fields.name}
-              onChange={(event) => setFields({ ...fields, name: event.target.value })}
-            />
-            <Field
-              id={`${id}-email`}
-              label="Your Email *"
-              name="email"
-              type="email"
-              autoComplete="email"
-              placeholder="you@example.com"
-              maxLength={fieldLimits.email}
-              disabled={loading}
-              value={fields.email}
-              onChange={(event) => setFields({ ...fields, email: event.target.value })}
-            />
-            <Honeypot
-              id={`${id}-website`}
-              value={fields[HONEYPOT_FIELD]}
-              onChange={(value) => setFields({ ...fields, [HONEYPOT_FIELD]: value })}
-            />
-            {error ? <Banner tone="error" title={error} /> : null}
-            <button
-              type="submit"
-              className={`${primaryButtonClass} w-full`}
-              disabled={loading || !fields.name.trim() || !fields.email.trim()}
-            >
-              {loading ? 'Processing...' : 'Get Your Free Guide'}
-            </button>
-            <p className="text-center text-xs text-ink-muted">
-              We respect your privacy. Your details are never shared with third parties.
-            </p>
-          </form>
-        )}
-      </div>
-    </div>
+          <p className="text-center text-xs text-ink-muted">
+            We respect your privacy. Your details are never shared with third parties.
+          </p>
+        </form>
+      )}
+    </ModalDialog>
   );
 }

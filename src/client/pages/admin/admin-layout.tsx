@@ -2,6 +2,7 @@ import { LogOut } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from '../../app/router';
 import { paths } from '../../../shared/paths';
+import { adminSecondaryButton } from '../../components/button-styles';
 import { PageFallback } from '../../components/page-fallback';
 import { session, useSession } from '../../features/auth/session-store';
 
@@ -23,7 +24,7 @@ function LogoutButton({ onError }: { onError: (message: string) => void }) {
       type="button"
       onClick={() => void logout()}
       disabled={busy}
-      className="inline-flex items-center gap-2 rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm font-medium text-sage-800 shadow-sm hover:bg-sand-100 disabled:opacity-70"
+      className={adminSecondaryButton}
     >
       <LogOut aria-hidden="true" className="size-4" />
       Logout

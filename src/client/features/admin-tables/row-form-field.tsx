@@ -1,0 +1,121 @@
+import type { FieldConfig } from '../../../shared/admin/table-config';
+import { RichTextEditor } from './rich-text-editor';
+
+export const adminInputClass =
+  'mt-1.5 block w-full rounded-lg border border-sand-300 bg-white px-3.5 py-2.5 text-base text-ink shadow-xs placeholder:text-ink-muted focus:border-sage-600 focus:outline-2 focus:outline-offset-0 focus:outline-sage-600';
+
+const labelClass = 'block text-sm font-medium text-ink';
+
+function RequiredMark() {
+  return (
+    <span aria-hidden="true" className="ml-0.5 text-red-600">
+      *
+    </span>
+  );
+}
+
+type RowFormFieldProps = {
+  field: FieldConfig;
+  id: string;
+  value: string | boolean;
+  onChange(value: string | boolean): void;
+};
+
+/** One labelled input, chosen by the field's type (SPEC.md §2 "Form modal"). */
+export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) {
+  const label = (
+    <>
+      {field.ui_name}
+      {field.required ? <RequiredMark /> : null}
+    </>
+  );
+  const required = field.required || undefined;
+
+  if (field.type === 'checkbox') {
+    return (
+      <div className="flex items-center gap-3">
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          onChange={(event) => onChange(event.target.checked)}
+          className="size-5 shrink-0 rounded border-sand-300 accent-sage-700"
+        />
+        <label htmlFor={id} className={labelClass}>
+          {label}
+        </label>
+      </div>
+    );
+  }
+
+  const text = typeof value === 'string' ? value : '';
+
+  if (field.type === 'rich_text') {
+    return (
+      <div>
+        <span id={`${id}-label`} className={labelClass}>
+          {label}
+        </span>
+        <RichTextEditor labelledBy={`${id}-label`} defaultValue={text} onChange={onChange} />
+      </div>
+    );
+  }
+
+  let input;
+  if (field.type === 'number') {
+    input = (
+      <input
+        id={id}
+        type="number"
+        step="any"
+        inputMode="decimal"
+        aria-required={required}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        className={adminInputClass}
+      />
+    );
+  } else if (field.type === 'timestamp') {
+    input = (
+      <input
+        id={id}
+        type="datetime-local"
+        step={60}
+        aria-required={required}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        className={adminInputClass}
+      />
+    );
+  } else if (field.db_name.includes('message') || field.db_name.includes('description')) {
+    input = (
+      <textarea
+        id={id}
+        rows={4}
+        aria-required={required}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        className={`${adminInputClass} resize-y`}
+      />
+    );
+  } else {
+    input = (
+      <input
+        id={id}
+        type="text"
+        aria-required={required}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        className={adminInputClass}
+      />
+    );
+  }
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {input}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import {
+  tableRowPath,
+  tableRowsPath,
+  type RowValues,
+  type SavedRow,
+  type TablePage,
+} from '../../../shared/admin/table-api';
+import type { TableRow } from '../../../shared/admin/table-config';
+import { RequestError, requestJson, sendJson } from '../../lib/request-json';
+
+/** The admin table calls of SPEC.md §7, over the contract in shared/admin/table-api.ts. */
+export type TableApi = {
+  listRows(table: string, page: number): Promise<TablePage>;
+  createRow(table: string, values: RowValues): Promise<TableRow>;
+  updateRow(table: string, id: number, values: RowValues): Promise<TableRow>;
+  deleteRow(table: string, id: number): Promise<void>;
+};
+
+/**
+ * The admin API client. `onUnauthorized` runs when the server no longer accepts the session
+ * (401), so the admin area can send the owner back to sign in; the call still rejects.
+ */
+export function createTableApi({ onUnauthorized }: { onUnauthorized(): void }): TableApi {
+  async function guarded<T>(request: Promise<T>): Promise<T> {
+    try {
+      return await request;
+    } catch (error) {
+      if (error instanceof RequestError && error.status === 401) onUnauthorized();
+      throw error;
+    }
+  }
+
+  return {
+    listRows: (table, page) =>
+      guarded(requestJson<TablePage>(`${tableRowsPath(table)}?page=${page}`)),
+    createRow: async (table, values) =>
+      (await guarded(sendJson<SavedRow>('POST', tableRowsPath(table), values))).row,
+    updateRow: async (table, id, values) =>
+      (await guarded(sendJson<SavedRow>('PUT', tableRowPath(table, id), values))).row,
+    deleteRow: async (table, id) => {
+      await guarded(requestJson<null>(tableRowPath(table, id), { method: 'DELETE' }));
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { Pencil, Trash2 } from 'lucide-react';
+import { isGridField, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
+import { adminIconButton } from '../../components/button-styles';
+import { TableCell } from './table-cell';
+
+type TableGridProps = {
+  config: TableConfig;
+  rows: TableRow[];
+  /** Ids of rows being deleted right now. */
+  deleting: ReadonlySet<number>;
+  onEdit(row: TableRow): void;
+  onDelete(row: TableRow): void;
+};
+
+/**
+ * The rows of one page: Actions first, then every field but rich text. It scrolls sideways
+ * inside its panel on narrow screens, with the actions kept in view.
+ */
+export function TableGrid({ config, rows, deleting, onEdit, onDelete }: TableGridProps) {
+  const fields = config.field_list.filter(isGridField);
+  return (
+    <>
+      <div className="overflow-x-auto">
+        <table className="w-max min-w-full border-collapse text-left text-sm text-ink">
+          <caption className="sr-only">{config.ui_table_name}</caption>
+          <thead className="bg-sand-50">
+            <tr className="border-b border-sand-200">
+              <th
+                scope="col"
+                className="sticky left-0 z-10 bg-sand-50 px-4 py-3 shadow-[inset_-1px_0_0_var(--color-sand-200)] text-xs font-semibold tracking-wide text-ink-muted uppercase"
+              >
+                Actions
+              </th>
+              {fields.map((field) => (
+                <th
+                  key={field.db_name}
+                  scope="col"
+                  className="px-4 py-3 text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase"
+                >
+                  {field.ui_name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-sand-200">
+            {rows.map((row) => (
+              <tr key={row.id} className="group align-top hover:bg-sage-50">
+                <td className="sticky left-0 z-10 bg-white px-2 py-1.5 shadow-[inset_-1px_0_0_var(--color-sand-200)] group-hover:bg-sage-50">
+                  <div className="flex items-center gap-0.5">
+                    <button
+                      type="button"
+                      aria-label={`Edit row ${row.id}`}
+                      title="Edit"
+                      onClick={() => onEdit(row)}
+                      className={adminIconButton}
+                    >
+                      <Pencil aria-hidden="true" className="size-4" />
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={`Delete row ${row.id}`}
+                      title="Delete"
+                      disabled={deleting.has(row.id)}
+                      onClick={() => onDelete(row)}
+                      className={`${adminIconButton} hover:bg-red-50 hover:text-red-700`}
+                    >
+                      <Trash2 aria-hidden="true" className="size-4" />
+                    </button>
+                  </div>
+                </td>
+                {fields.map((field) => (
+                  <TableCell key={field.db_name} field={field} value={row[field.db_name]} />
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length === 0 ? (
+        // Outside the scrolling area, so it stays in view however wide the columns are.
+        <p className="px-4 py-10 text-center text-ink-muted">No records yet.</p>
+      ) : null}
+    </>
+  );
+}
