@@ -1,7 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { suppressPopup } from './support';
+import { expectNoViolations, suppressPopup } from './support';
 
 const routes = [
   '#/',
@@ -13,17 +11,6 @@ const routes = [
   '#/login',
   '#/admin/login',
 ];
-
-async function expectNoViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => ({
-      id: violation.id,
-      help: violation.help,
-      targets: violation.nodes.map((node) => node.target.join(' ')),
-    })),
-  ).toEqual([]);
-}
 
 const viewports = [
   { name: 'mobile', width: 375, height: 812 },

@@ -1,4 +1,5 @@
-import type { BrowserContext, Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 
 /** The `[analytics] …` console lines the page logs from now on, in order. */
 export function recordAnalytics(page: Page): string[] {
@@ -58,4 +59,16 @@ export const defaultCheckoutUrl = 'https://buy.stripe.com/test_soul_reset_bundle
  */
 export async function suppressPopup(page: Page): Promise<void> {
   await page.addInitScript(() => sessionStorage.setItem('freeGuidePopupShown', 'true'));
+}
+
+/** axe-core finds nothing on the page as it is now. */
+export async function expectNoViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(
+    results.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    })),
+  ).toEqual([]);
 }

@@ -20,7 +20,13 @@ export function TableGrid({ config, rows, deleting, onEdit, onDelete }: TableGri
   const fields = config.field_list.filter(isGridField);
   return (
     <>
-      <div className="overflow-x-auto">
+      {/* Focusable so keyboard users can scroll a grid wider than the screen. */}
+      <div
+        role="group"
+        aria-label={`${config.ui_table_name} rows`}
+        tabIndex={0}
+        className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sage-600"
+      >
         <table className="w-max min-w-full border-collapse text-left text-sm text-ink">
           <caption className="sr-only">{config.ui_table_name}</caption>
           <thead className="bg-sand-50">
