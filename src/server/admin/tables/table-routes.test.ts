@@ -537,27 +537,42 @@ describeEachDatabase('the admin table API', (use) => {
     }
   });
 
-  it('answers 401 without a session and 403 to a non-admin, on every route and method', async () => {
-    const existing = await createItem();
+  it('refuses every route and method without a session, with a forged or expired one, to a non-admin and across sites, and shows no row', async () => {
+    const existing = await createItem({ title: 'Secret row marker' });
+    // A real admin session that has run out.
+    const expiredCookie = await signIn(app, sink, ADMIN);
+    const token = decodeURIComponent(expiredCookie.split('=')[1]!).split('.')[0]!;
+    const expired = await sql`update auth_session set "expiresAt" = now() - interval '1 minute'
+      where token = ${token}`.execute(use().db);
+    expect(Number(expired.numAffectedRows)).toBe(1);
     const routes = [
       ['GET', tableRowsPath(ITEMS), undefined],
+      ['GET', `${tableRowsPath(ITEMS)}?page=0`, undefined],
       ['GET', tableRowsPath('no_such_table'), undefined],
       ['POST', tableRowsPath(ITEMS), validItem],
       ['PUT', tableRowPath(ITEMS, existing.id), { ...validItem, title: 'Hijacked' }],
       ['DELETE', tableRowPath(ITEMS, existing.id), undefined],
+      ['GET', '/api/admin/session', undefined],
     ] as const;
     const countBefore = (await admin('GET', tableRowsPath(ITEMS))).json().count;
     for (const [method, url, payload] of routes) {
       const send = (headers: Record<string, string>) =>
         app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
       const origin = app.config.publicUrl;
+      const answers = [];
 
       const anonymous = await send({ origin });
       expect(anonymous.statusCode, `${method} ${url} anonymous`).toBe(401);
       expect(anonymous.json()).toEqual({ error: 'Unauthorized', message: 'Sign in to continue.' });
+      answers.push(anonymous);
 
       const forged = await send({ origin, cookie: 'soul-reset.session_token=forged.value' });
       expect(forged.statusCode, `${method} ${url} forged`).toBe(401);
+      answers.push(forged);
+
+      const lapsed = await send({ origin, cookie: expiredCookie });
+      expect(lapsed.statusCode, `${method} ${url} expired`).toBe(401);
+      answers.push(lapsed);
 
       const visitor = await send({ origin, cookie: visitorCookie });
       expect(visitor.statusCode, `${method} ${url} visitor`).toBe(403);
@@ -565,18 +580,35 @@ describeEachDatabase('the admin table API', (use) => {
         error: 'Forbidden',
         message: 'This account has no access to the admin area.',
       });
+      answers.push(visitor);
 
       if (method !== 'GET') {
-        for (const foreign of [undefined, 'https://evil.example']) {
+        for (const foreign of [undefined, 'https://evil.example', 'null']) {
           const headers: Record<string, string> = { cookie: adminCookie };
           if (foreign) headers.origin = foreign;
           const crossSite = await send(headers);
           expect(crossSite.statusCode, `${method} ${url} from ${foreign}`).toBe(403);
           expect(crossSite.json().message).toBe('This request must come from the site itself.');
+          answers.push(crossSite);
         }
       }
+      for (const answer of answers) {
+        expect(answer.body, `${method} ${url}`).not.toContain('Secret row marker');
+        expect(answer.body).not.toContain(ADMIN);
+      }
+    }
+    // A method the admin API does not have is a plain 404 for everyone, admin included.
+    for (const cookie of [undefined, visitorCookie, adminCookie]) {
+      const patch = await app.inject({
+        method: 'PATCH',
+        url: tableRowPath(ITEMS, existing.id),
+        headers: { origin: app.config.publicUrl, ...(cookie ? { cookie } : {}) },
+        payload: { title: 'Hijacked' },
+      });
+      expect(patch.statusCode).toBe(404);
+      expect(patch.body).not.toContain('Secret row marker');
     }
     expect((await admin('GET', tableRowsPath(ITEMS))).json().count).toBe(countBefore);
-    expect((await storedItem(existing.id))!.title).toBe('A');
+    expect((await storedItem(existing.id))!.title).toBe('Secret row marker');
   });
 });
