@@ -319,6 +319,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
+      // Every Content-Security-Policy violation fails the test, on every route the suite visits.
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          console.error(
+            `[csp] ${event.effectiveDirective} refused ${event.blockedURI || 'inline'}`,
+          );
+        });
+      });
       page.on('console', (message) => {
         if (message.type() !== 'error') return;
         const { url, lineNumber } = message.location();

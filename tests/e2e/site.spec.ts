@@ -139,3 +139,27 @@ test('health and readiness endpoints answer', async ({ request }) => {
   expect(ready.status()).toBe(200);
   expect(await ready.json()).toEqual({ status: 'ready', database: 'pglite' });
 });
+
+test('a Content-Security-Policy violation is caught: inline script and a foreign image are refused', async ({
+  page,
+  consoleErrors,
+}) => {
+  await page.goto('/#/privacy-policy');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  const ran = await page.evaluate(async () => {
+    const script = document.createElement('script');
+    script.textContent = 'window.inlineScriptRan = true';
+    document.body.append(script);
+    const image = new Image();
+    image.src = 'https://images.example/pixel.png';
+    document.body.append(image);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return (window as unknown as { inlineScriptRan?: boolean }).inlineScriptRan === true;
+  });
+  expect(ran).toBe(false);
+  expect(consoleErrors.filter((line) => line.includes('[csp]'))).toEqual([
+    expect.stringContaining('[csp] script-src-elem refused inline'),
+    expect.stringContaining('[csp] img-src refused https://images.example/pixel.png'),
+  ]);
+  consoleErrors.length = 0;
+});
