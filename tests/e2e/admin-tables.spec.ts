@@ -1,114 +1,43 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { readFile } from 'node:fs/promises';
-import { tableRowPath, tableRowsPath } from '../../src/shared/admin/table-api';
+import { tableRowPath } from '../../src/shared/admin/table-api';
 import type { TableRow } from '../../src/shared/admin/table-config';
-import { authApi } from '../../src/shared/auth';
-import { freePort } from '../support/free-port';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { expect, startServer, test as base, type StartedServer } from './fixtures';
+import {
+  adminTest,
+  bodyRows,
+  createRow,
+  panel as tablePanel,
+  storedRow as storedRowOf,
+} from './admin-fixtures';
+import { expect } from './fixtures';
 import { expectNoViolations } from './support';
 
-const ADMIN = 'owner@example.com';
 const TABLE = 'refund_inquiries';
 const PANEL = 'Refund Inquiries';
 
-type AdminWorld = {
-  sink: SmtpSink;
-  server: StartedServer;
-  origin: string;
-  /** The owner's signed-in cookies, shared by every test's browser context. */
-  state: Awaited<ReturnType<APIRequestContext['storageState']>>;
-  /** The 12 refund inquiries the tests start from, oldest first. */
-  seeded: TableRow[];
-};
-
-// One server for this file, mail over SMTP to a sink the sign-in reads its code from. The
-// owner signs in once (codes are throttled per address) and seeds 12 rows through the API.
-const test = base.extend<object, { world: AdminWorld }>({
-  world: [
-    async ({ playwright }, use) => {
-      const sink = await startSmtpSink();
-      const port = await freePort();
-      const origin = `http://127.0.0.1:${port}`;
-      const server = await startServer({
-        PORT: String(port),
-        PUBLIC_URL: origin,
-        SMTP_URL: sink.url,
-        ADMIN_EMAILS: ADMIN,
-      });
-      const request = await playwright.request.newContext({ baseURL: server.url });
-      await signIn(request, sink, origin);
-      const seeded: TableRow[] = [];
-      for (let i = 1; i <= 12; i += 1) {
-        seeded.push(
-          await createRow(request, origin, {
-            name: i === 12 ? '=HYPERLINK("http://evil.example")' : `Person ${i}`,
-            email: `person${i}@example.com`,
-            message: i === 11 ? '@SUM(1+1)\nsecond line' : `Message ${i}`,
-            email_sent: i % 2 === 0,
-            email_sent_at: i % 2 === 0 ? '2025-05-15T09:30:00Z' : null,
-            notes: i === 12 ? '<p>Called <strong>twice</strong></p><script>alert(1)</script>' : '',
-          }),
-        );
-      }
-      const state = await request.storageState();
-      await request.dispose();
-      await use({ sink, server, origin, state, seeded });
-      expect(await server.stop()).toBe(0);
-      await sink.close();
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-  baseURL: async ({ world }, use) => {
-    await use(world.server.url);
-  },
-  storageState: async ({ world }, use) => {
-    await use(world.state);
-  },
+// The owner starts from 12 refund inquiries, seeded through the API (oldest first).
+const test = adminTest({}, async (world) => {
+  const seeded: TableRow[] = [];
+  for (let i = 1; i <= 12; i += 1) {
+    seeded.push(
+      await createRow(world, TABLE, {
+        name: i === 12 ? '=HYPERLINK("http://evil.example")' : `Person ${i}`,
+        email: `person${i}@example.com`,
+        message: i === 11 ? '@SUM(1+1)\nsecond line' : `Message ${i}`,
+        email_sent: i % 2 === 0,
+        email_sent_at: i % 2 === 0 ? '2025-05-15T09:30:00Z' : null,
+        notes: i === 12 ? '<p>Called <strong>twice</strong></p><script>alert(1)</script>' : '',
+      }),
+    );
+  }
+  return { seeded };
 });
 
 test.describe.configure({ mode: 'serial' });
 
-/** Signs the request context in as the owner (the same calls the login page makes). */
-async function signIn(request: APIRequestContext, sink: SmtpSink, origin: string) {
-  const headers = { origin };
-  const sent = await request.post(authApi.sendCode, {
-    headers,
-    data: { email: ADMIN, type: 'sign-in' },
-  });
-  expect(sent.status()).toBe(200);
-  const mail = await sink.waitFor((m) => m.envelopeTo.includes(ADMIN));
-  const otp = /\b(\d{6})\b/.exec(mail.text)![1];
-  const signedIn = await request.post(authApi.signIn, { headers, data: { email: ADMIN, otp } });
-  expect(signedIn.status()).toBe(200);
-}
-
-async function createRow(request: APIRequestContext, origin: string, values: object) {
-  const response = await request.post(tableRowsPath(TABLE), { headers: { origin }, data: values });
-  expect(response.status(), await response.text()).toBe(201);
-  return ((await response.json()) as { row: TableRow }).row;
-}
-
-async function storedRow(request: APIRequestContext, id: number): Promise<TableRow | undefined> {
-  for (let page = 0; ; page += 1) {
-    const { rows } = (await (await request.get(`${tableRowsPath(TABLE)}?page=${page}`)).json()) as {
-      rows: TableRow[];
-    };
-    if (rows.length === 0) return undefined;
-    const row = rows.find((r) => r.id === id);
-    if (row) return row;
-  }
-}
-
-function panel(page: Page, name = PANEL): Locator {
-  return page.getByRole('region', { name });
-}
-
-/** The grid's body rows (the header row has no cells). */
-function bodyRows(panel: Locator): Locator {
-  return panel.getByRole('row').filter({ has: panel.page().getByRole('cell') });
-}
+const panel = (page: Page, name = PANEL) => tablePanel(page, name);
+const storedRow = (request: APIRequestContext, id: number) => storedRowOf(request, TABLE, id);
 
 test('the admin table page shows one panel per configured table, in order', async ({ page }) => {
   await page.goto('/#/admin');
