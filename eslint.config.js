@@ -30,6 +30,7 @@ export default tseslint.config(
       'test-results',
       'playwright-report',
       'bench/results',
+      'harden/results',
     ],
   },
   js.configs.recommended,

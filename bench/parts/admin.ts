@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { tableRowsPath } from '../../src/shared/admin/table-api';
-import { authApi } from '../../src/shared/auth';
 import { freePort } from '../../tests/support/free-port';
-import { startSmtpSink, type SmtpSink } from '../../tests/support/smtp-sink';
+import { startSmtpSink } from '../../tests/support/smtp-sink';
 import { createScratchDatabase } from '../lib/postgres';
+import { postJson, signInOverHttp } from '../lib/sign-in';
 import { startBenchServer } from '../lib/processes';
 import { percentile, round } from '../lib/stats';
 
@@ -43,10 +43,10 @@ export async function benchAdmin(
     },
   );
   try {
-    const cookie = await signIn(server.url, sink);
+    const cookie = await signInOverHttp(server.url, sink, ADMIN);
     const results: AdminResults = {};
     for (const rows of sizes) {
-      await post(server.url, '/__bench/fill', { rows });
+      await postJson(server.url, '/__bench/fill', { rows });
       const middle = Math.floor(rows / 10 / 2);
       const first = await timeList(server.url, cookie, 0);
       const mid = await timeList(server.url, cookie, middle);
@@ -83,30 +83,4 @@ async function timeList(url: string, cookie: string, page: number): Promise<numb
     if (i >= WARM_UP) samples.push(elapsed);
   }
   return samples;
-}
-
-async function post(url: string, route: string, body: unknown, headers = {}): Promise<Response> {
-  const response = await fetch(`${url}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url, ...headers },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok)
-    throw new Error(`POST ${route} answered ${response.status}: ${await response.text()}`);
-  return response;
-}
-
-/** Signs in as the owner with the code mailed to the sink; returns the session cookie. */
-async function signIn(url: string, sink: SmtpSink): Promise<string> {
-  await post(url, authApi.sendCode, { email: ADMIN, type: 'sign-in' });
-  const mail = await sink.waitFor((m) => m.envelopeTo.includes(ADMIN));
-  const otp = /\b(\d{6})\b/.exec(mail.text)?.[1];
-  if (!otp) throw new Error(`No code in the sign-in mail:\n${mail.text}`);
-  const response = await post(url, authApi.signIn, { email: ADMIN, otp });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0]!)
-    .find((pair) => pair.includes('session_token'));
-  if (!cookie) throw new Error('Sign-in set no session cookie.');
-  return cookie;
 }

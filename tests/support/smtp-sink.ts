@@ -40,6 +40,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
+  // A client killed mid-session resets its connection; that must not take the sink down.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 

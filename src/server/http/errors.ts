@@ -17,13 +17,23 @@ const unavailableCodes = new Set([
   '08006',
 ]);
 
+/**
+ * True when `error`, or an error it wraps as its `cause` (better-auth wraps the driver's error
+ * in its own APIError), says the database cannot be reached.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && unavailableCodes.has(code)) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|database is closed|PGlite is closed/i.test(
-    error.message,
-  );
+  for (let depth = 0; error instanceof Error && depth < 5; depth += 1) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+    if (
+      /timeout exceeded when trying to connect|Connection terminated|database is closed|PGlite is closed/i.test(
+        error.message,
+      )
+    )
+      return true;
+    error = error.cause;
+  }
+  return false;
 }
 
 /** A refusal to answer in the one error shape, with a message the client may show as is. */
