@@ -89,13 +89,17 @@ export const fuzz: HardenPart = async (context) => {
   ];
   const runs = Math.ceil(total / databases.length);
   try {
-    const results = await Promise.all(
+    // Settled, not all: a failed child must not leave the other writing into a removed folder.
+    const settled = await Promise.allSettled(
       databases.map(async (database) => {
         const dataDir = path.join(context.scratchDir, database.kind);
         await mkdir(dataDir, { recursive: true });
         return fuzzDatabase(context.root, { ...database, runs, dataDir });
       }),
     );
+    const failed = settled.flatMap((s) => (s.status === 'rejected' ? [String(s.reason)] : []));
+    if (failed.length > 0) throw new Error(failed.join('\n'));
+    const results = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     const routes = results[0]!.routes.map((report) => report.route);
     return [
       ...routes.map((route) => routeCheck(route, results)),

@@ -60,7 +60,9 @@ function withInvalidUtf8(entries: fc.Arbitrary<Entries>): fc.Arbitrary<FuzzBody>
     const target = textual[at % Math.max(1, textual.length)]?.[0] ?? 'name';
     const marked = list.some(([key]) => key === target)
       ? list.map(([key, value]): [string, unknown] =>
-          key === target ? [key, `${String(value).slice(0, 50)}${marker}`] : [key, value],
+          key === target
+            ? [key, `${typeof value === 'string' ? value.slice(0, 50) : ''}${marker}`]
+            : [key, value],
         )
       : [...list, [target, marker] as [string, unknown]];
     const [before, after] = objectText(marked).split(marker) as [string, string];
