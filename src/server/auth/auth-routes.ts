@@ -12,9 +12,9 @@ const email = z
   .toLowerCase()
   .pipe(z.email({ message: 'Enter a valid email address.' }).max(254));
 
-const sendCodeBody = z.object({ email, type: z.literal('sign-in').default('sign-in') });
+export const sendCodeBody = z.object({ email, type: z.literal('sign-in').default('sign-in') });
 
-const signInBody = z.object({
+export const signInBody = z.object({
   email,
   otp: z
     .string({ message: 'Enter the code from the email.' })

@@ -157,6 +157,21 @@ describeEachDatabase('database', (use) => {
     await expect(use().ping()).resolves.toBeUndefined();
   });
 
+  it('stores text with lone surrogates as U+FFFD instead of failing the statement', async () => {
+    const { db } = use();
+    const { id } = await db
+      .insertInto('form_submissions')
+      .values({ name: '\u{4b1a2}\ub701\udfff\udbff\u{5b6da}', email: 'surrogates@example.com' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('form_submissions')
+      .select('name')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.name).toBe('\u{4b1a2}\ub701\ufffd\ufffd\u{5b6da}');
+  });
+
   it('migrating again applies nothing, and concurrent migrations apply each file once', async () => {
     const { db } = use();
     expect(await migrate(db)).toEqual([]);

@@ -75,6 +75,16 @@ class PGliteDriver implements Driver {
   }
 }
 
+/**
+ * node-postgres sends a lone surrogate as U+FFFD (it encodes with Buffer.from); PGlite sends
+ * bytes PostgreSQL refuses as invalid UTF-8, failing the statement. Both store U+FFFD.
+ */
+function wellFormed(value: unknown): unknown {
+  return typeof value === 'string'
+    ? (value as string & { toWellFormed(): string }).toWellFormed()
+    : value;
+}
+
 class PGliteConnection implements DatabaseConnection {
   release: () => void = () => {};
 
@@ -91,7 +101,10 @@ class PGliteConnection implements DatabaseConnection {
         numAffectedRows: BigInt(last?.rowCount ?? last?.affectedRows ?? 0),
       };
     }
-    const result = await this.pglite.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
+    const result = await this.pglite.query<R>(
+      compiledQuery.sql,
+      compiledQuery.parameters.map(wellFormed),
+    );
     return {
       rows: result.rows,
       numAffectedRows: BigInt(result.rowCount ?? result.affectedRows ?? 0),
