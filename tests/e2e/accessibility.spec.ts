@@ -61,6 +61,13 @@ test('smooth scrolling respects reduced motion', async ({ browser, baseURL }) =>
     expect(
       await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior),
     ).toBe('auto');
+    // Before the app has hydrated, the link only changes the hash and the app scrolls once it
+    // starts; the instant jump is the hydrated link's.
+    await page.waitForFunction(() =>
+      Object.keys(document.getElementById('root') ?? {}).some((key) =>
+        key.startsWith('__reactContainer'),
+      ),
+    );
     await page.getByRole('link', { name: 'Or ask questions first' }).click();
     // Without animation the jump is complete at once: the section is at the top, or the page
     // is scrolled as far as it goes.
