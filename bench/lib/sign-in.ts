@@ -1,4 +1,5 @@
 import { authApi } from '../../src/shared/auth';
+import { codeInMail } from '../../tests/support/sign-in';
 import type { SmtpSink } from '../../tests/support/smtp-sink';
 
 /** POSTs JSON as the site's own pages do (same Origin); throws on any answer but 2xx. */
@@ -20,7 +21,7 @@ export async function signInOverHttp(url: string, sink: SmtpSink, email: string)
   const mail = await sink.waitFor(
     (m) => sink.messages.indexOf(m) >= before && m.envelopeTo.includes(email),
   );
-  const otp = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  const otp = codeInMail(mail.text);
   if (!otp) throw new Error(`No code in the sign-in mail:\n${mail.text}`);
   const response = await postJson(url, authApi.signIn, { email, otp });
   const cookie = response.headers

@@ -3,6 +3,7 @@ import { tableRowsPath } from '../../src/shared/admin/table-api';
 import type { TableRow } from '../../src/shared/admin/table-config';
 import { authApi } from '../../src/shared/auth';
 import { freePort } from '../support/free-port';
+import { codeInMail } from '../support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { expect, startServer, test as base, type ServerEnv, type StartedServer } from './fixtures';
 
@@ -66,7 +67,7 @@ async function signIn(request: APIRequestContext, sink: SmtpSink, origin: string
   });
   expect(sent.status()).toBe(200);
   const mail = await sink.waitFor((m) => m.envelopeTo.includes(ADMIN));
-  const otp = /\b(\d{6})\b/.exec(mail.text)![1];
+  const otp = codeInMail(mail.text)!;
   const signedIn = await request.post(authApi.signIn, { headers, data: { email: ADMIN, otp } });
   expect(signedIn.status()).toBe(200);
 }

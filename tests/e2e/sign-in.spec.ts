@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { freePort } from '../support/free-port';
+import { codeInMail } from '../support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { expect, startServer, test as base, type StartedServer } from './fixtures';
 
@@ -41,7 +42,7 @@ async function requestCode(page: Page, sink: SmtpSink, email: string): Promise<s
   const mail = await sink.waitFor(
     (m) => sink.messages.indexOf(m) >= before && m.envelopeTo.includes(email),
   );
-  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  const code = codeInMail(mail.text);
   expect(code, `a 6-digit code in:\n${mail.text}`).toBeDefined();
   return code!;
 }

@@ -41,17 +41,31 @@ export async function codeFromMail(sink: SmtpSink, email: string, after = 0): Pr
   const mail = await sink.waitFor(
     (mail) => sink.messages.indexOf(mail) >= after && mail.envelopeTo.includes(email),
   );
-  const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+  const code = codeInMail(mail.text);
   if (!code) throw new Error(`No 6-digit code in the mail to ${email}:\n${mail.text}`);
   return code;
+}
+
+/** The 6-digit sign-in code in a mail's text, if there is one. */
+export function codeInMail(text: string): string | undefined {
+  return /\b(\d{6})\b/.exec(text)?.[1];
 }
 
 /** Requests a code, reads it from the sink, signs in; returns the session cookie. */
 export async function signIn(app: FastifyInstance, sink: SmtpSink, email: string) {
   const before = sink.messages.length;
+  return signInWith(app, email, () => codeFromMail(sink, email, before));
+}
+
+/** Requests a code, reads it with `readCode` once sent, signs in; returns the session cookie. */
+export async function signInWith(
+  app: FastifyInstance,
+  email: string,
+  readCode: () => Promise<string>,
+): Promise<string> {
   const sent = await requestCode(app, email);
   if (sent.statusCode !== 200) throw new Error(`Code request failed: ${sent.body}`);
-  const code = await codeFromMail(sink, email, before);
+  const code = await readCode();
   const response = await submitCode(app, email, code);
   const cookie = sessionCookie(response);
   if (response.statusCode !== 200 || !cookie) throw new Error(`Sign-in failed: ${response.body}`);

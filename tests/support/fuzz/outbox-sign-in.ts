@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseMail } from '../mime';
-import { requestCode, sessionCookie, submitCode } from '../sign-in';
+import { codeInMail, signInWith } from '../sign-in';
 
 /** The 6-digit code of the newest mail to `email` in the app's outbox (DATA_DIR/outbox). */
 async function codeFromOutbox(dataDir: string, email: string): Promise<string> {
@@ -11,7 +11,7 @@ async function codeFromOutbox(dataDir: string, email: string): Promise<string> {
   for (const file of files.reverse()) {
     const mail = parseMail(await readFile(path.join(outbox, file), 'utf8'));
     if (!mail.headers.to?.includes(email)) continue;
-    const code = /\b(\d{6})\b/.exec(mail.text)?.[1];
+    const code = codeInMail(mail.text);
     if (code) return code;
   }
   throw new Error(`No mail with a code to ${email} in ${outbox}`);
@@ -21,12 +21,6 @@ async function codeFromOutbox(dataDir: string, email: string): Promise<string> {
  * Signs in with the code the app saved to its outbox (the default mail transport, much
  * faster under thousands of mails than an SMTP round trip each); returns the session cookie.
  */
-export async function signInFromOutbox(app: FastifyInstance, email: string): Promise<string> {
-  const sent = await requestCode(app, email);
-  if (sent.statusCode !== 200) throw new Error(`Code request failed: ${sent.body}`);
-  const code = await codeFromOutbox(app.config.dataDir, email);
-  const response = await submitCode(app, email, code);
-  const cookie = sessionCookie(response);
-  if (response.statusCode !== 200 || !cookie) throw new Error(`Sign-in failed: ${response.body}`);
-  return cookie;
+export function signInFromOutbox(app: FastifyInstance, email: string): Promise<string> {
+  return signInWith(app, email, () => codeFromOutbox(app.config.dataDir, email));
 }
