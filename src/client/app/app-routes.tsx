@@ -2,6 +2,7 @@ import { Fragment, lazy, Suspense, type ReactNode } from 'react';
 import { PageFallback } from '../components/page-fallback';
 import { HomePage } from '../pages/home-page';
 import { paths } from '../../shared/paths';
+import { adminPageFor } from './admin-pages';
 import { Navigate, useLocation, WithOutlet } from './router';
 
 // Home is eager so it can be prerendered and hydrated; every other screen is its own chunk,
@@ -25,9 +26,6 @@ const LoginPage = lazy(() => import('../pages/login-page').then((m) => ({ defaul
 const AdminLayout = lazy(() =>
   import('../pages/admin/admin-layout').then((m) => ({ default: m.AdminLayout })),
 );
-const AdminTablesPage = lazy(() =>
-  import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
-);
 
 /** The screen for a path; undefined for a path the site does not have. */
 function screenFor(pathname: string): ReactNode | undefined {
@@ -48,14 +46,15 @@ function screenFor(pathname: string): ReactNode | undefined {
       return <LoginPage mode="normal" />;
     case paths.adminLogin:
       return <LoginPage mode="admin" />;
-    case paths.admin:
+    default: {
+      const adminPage = adminPageFor(pathname);
+      if (!adminPage) return undefined;
       return (
-        <WithOutlet outlet={<AdminTablesPage />}>
+        <WithOutlet outlet={<adminPage.page />}>
           <AdminLayout />
         </WithOutlet>
       );
-    default:
-      return undefined;
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../../shared/auth';
 import { paths } from '../../../shared/paths';
+import { adminPages } from '../../app/admin-pages';
 import { WithOutlet } from '../../app/router';
 import { fakeAuthServer, signedInAs, signedOut } from '../../testing/fake-auth-server';
 import { PathSwitch, renderAtPath } from '../../testing/hash-route';
@@ -42,6 +43,26 @@ describe('AdminLayout', () => {
     const footer = screen.getByRole('contentinfo');
     expect(footer.textContent).toBe('Built with care for Soul Reset');
     expect(footer.querySelector('a')?.getAttribute('href')).toBe(`#${paths.home}`);
+  });
+
+  it('links every admin page for an admin, marking the current one', async () => {
+    fakeAuthServer(signedInAs('owner@example.com', true));
+    renderAdmin();
+    const nav = await screen.findByRole('navigation', { name: 'Admin pages' });
+    const links = [...nav.querySelectorAll('a')];
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual(
+      adminPages.map(({ label, path }) => [label, `#${path}`]),
+    );
+    expect(links.filter((link) => link.getAttribute('aria-current') === 'page')).toEqual([
+      links[adminPages.findIndex(({ path }) => path === paths.admin)],
+    ]);
+  });
+
+  it('shows no admin navigation to a signed-in non-admin', async () => {
+    fakeAuthServer(signedInAs('visitor@example.com', false));
+    renderAdmin();
+    await screen.findByRole('heading', { name: 'No access' });
+    expect(screen.queryByRole('navigation', { name: 'Admin pages' })).toBeNull();
   });
 
   it('sends a signed-out visitor to /admin/login, replacing history', async () => {

@@ -5,6 +5,7 @@ import { paths } from '../../../shared/paths';
 import { adminSecondaryButton } from '../../components/button-styles';
 import { PageFallback } from '../../components/page-fallback';
 import { session, useSession } from '../../features/auth/session-store';
+import { AdminNav } from './admin-nav';
 
 function LogoutButton({ onError }: { onError: (message: string) => void }) {
   const navigate = useNavigate();
@@ -32,7 +33,16 @@ function LogoutButton({ onError }: { onError: (message: string) => void }) {
   );
 }
 
-function Shell({ email, children }: { email?: string; children: ReactNode }) {
+function Shell({
+  email,
+  nav = false,
+  children,
+}: {
+  email?: string;
+  /** The admin pages' navigation, for an admin only. */
+  nav?: boolean;
+  children: ReactNode;
+}) {
   const [error, setError] = useState('');
   return (
     <div className="flex min-h-dvh flex-col bg-sand-50">
@@ -53,6 +63,7 @@ function Shell({ email, children }: { email?: string; children: ReactNode }) {
             {error}
           </p>
         )}
+        {nav && <AdminNav />}
       </header>
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</main>
       <footer className="border-t border-sand-200 bg-white">
@@ -95,7 +106,7 @@ export function AdminLayout() {
     );
   }
   return (
-    <Shell email={access.email}>
+    <Shell email={access.email} nav>
       <Suspense fallback={<PageFallback />}>
         <Outlet />
       </Suspense>

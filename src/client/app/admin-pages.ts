@@ -1,0 +1,27 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { paths } from '../../shared/paths';
+
+export type AdminPage = {
+  path: string;
+  /** Its name in the admin navigation. */
+  label: string;
+  page: LazyExoticComponent<ComponentType>;
+};
+
+/**
+ * The admin area's pages, in navigation order. Each is a lazy chunk shown inside the admin
+ * layout, so none of their code loads for visitors; this list itself is only paths and names.
+ */
+export const adminPages: AdminPage[] = [
+  {
+    path: paths.admin,
+    label: 'Tables',
+    page: lazy(() =>
+      import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
+    ),
+  },
+];
+
+export function adminPageFor(pathname: string): AdminPage | undefined {
+  return adminPages.find((page) => page.path === pathname);
+}
