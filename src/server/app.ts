@@ -16,6 +16,8 @@ import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { mailPlugin } from './mail/mail-plugin';
+import { mailQueuePlugin } from './mail/mail-queue-plugin';
+import { periodicPlugin } from './periodic/periodic-plugin';
 import { notFound, staticSite } from './web/static-site';
 
 export type AppOptions = {
@@ -50,6 +52,8 @@ export const app = fp<AppOptions>(
     });
 
     await instance.register(mailPlugin);
+    await instance.register(mailQueuePlugin);
+    await instance.register(periodicPlugin);
 
     await securityHeaders(instance);
     await rateLimits(instance);
