@@ -16,6 +16,7 @@ import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { mailPlugin } from './mail/mail-plugin';
+import { deliveryRoutes } from './mail/delivery-routes';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { notFound, staticSite } from './web/static-site';
@@ -65,6 +66,7 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(
       tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
     );
+    instance.registerAdminRoutes(deliveryRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

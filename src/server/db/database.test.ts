@@ -43,6 +43,7 @@ const expectedColumns: Record<TableName | 'mail_deliveries', string[]> = {
     'locked_until',
     'last_error',
     'sent_at',
+    'failed_at',
     'created_at',
   ],
 };

@@ -43,6 +43,7 @@ export type MailDelivery = {
   locked_until: NullableTimestamp;
   last_error: string | null;
   sent_at: NullableTimestamp;
+  failed_at: NullableTimestamp;
   created_at: CreatedAt;
 };
 

@@ -112,7 +112,8 @@ export async function markFailed(
   const lastError = error.slice(0, 1000);
   if (delay === undefined) {
     await sql`
-      update mail_deliveries set status = 'failed', locked_until = null, last_error = ${lastError}
+      update mail_deliveries
+      set status = 'failed', failed_at = now(), locked_until = null, last_error = ${lastError}
       where id = ${delivery.id} and status = 'pending'`.execute(db);
     return 'failed';
   }

@@ -18,6 +18,8 @@ CREATE TABLE mail_deliveries (
   locked_until timestamptz,
   last_error text,
   sent_at timestamptz,
+  -- When the last retry failed (the admin and /readyz flag recent failures).
+  failed_at timestamptz,
   created_at timestamptz NOT NULL DEFAULT now()
 );
 
