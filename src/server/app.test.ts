@@ -40,7 +40,51 @@ describeEachDatabase('health', (use, kind) => {
     expect(health.json()).toEqual({ status: 'ok' });
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', database: kind });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      database: kind,
+      mail: {
+        pending: expect.any(Number),
+        oldestPendingSeconds: expect.any(Number),
+        failedLastDay: expect.any(Number),
+      },
+    });
+    await app.close();
+  });
+
+  it('reports the mail queue in /readyz: pending, the oldest pending age, failures in the last day', async () => {
+    const { db } = use();
+    await db.deleteFrom('mail_deliveries').execute();
+    const mail = (values: Record<string, unknown>) => ({
+      source_table: 'form_submissions',
+      source_id: 1,
+      recipient: 'owner@example.com',
+      subject: 'Subject',
+      html: '<p>Body</p>',
+      text: 'Body',
+      ...values,
+    });
+    await db
+      .insertInto('mail_deliveries')
+      .values([
+        mail({ created_at: new Date(Date.now() - 120_000), last_error: 'refused' }),
+        mail({}),
+        mail({ status: 'failed', failed_at: new Date(Date.now() - 3_600_000) }),
+        mail({ status: 'failed', failed_at: new Date(Date.now() - 2 * 86_400_000) }),
+        mail({ status: 'sent', sent_at: new Date() }),
+      ])
+      .execute();
+    // Far in the future: no worker picks these up while the test reads them.
+    await db
+      .updateTable('mail_deliveries')
+      .set({ next_attempt_at: new Date(Date.now() + 3_600_000) })
+      .execute();
+    const app = await buildTestApp(use());
+    const ready = (await app.inject('/readyz')).json() as { mail: Record<string, number> };
+    expect(ready.mail).toMatchObject({ pending: 2, failedLastDay: 1 });
+    expect(ready.mail.oldestPendingSeconds).toBeGreaterThanOrEqual(119);
+    expect(ready.mail.oldestPendingSeconds).toBeLessThan(200);
+    await db.deleteFrom('mail_deliveries').execute();
     await app.close();
   });
 });

@@ -16,6 +16,9 @@ import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { mailPlugin } from './mail/mail-plugin';
+import { deliveryRoutes } from './mail/delivery-routes';
+import { mailQueuePlugin } from './mail/mail-queue-plugin';
+import { periodicPlugin } from './periodic/periodic-plugin';
 import { notFound, staticSite } from './web/static-site';
 
 export type AppOptions = {
@@ -50,6 +53,8 @@ export const app = fp<AppOptions>(
     });
 
     await instance.register(mailPlugin);
+    await instance.register(mailQueuePlugin);
+    await instance.register(periodicPlugin);
 
     await securityHeaders(instance);
     await rateLimits(instance);
@@ -61,6 +66,7 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(
       tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
     );
+    instance.registerAdminRoutes(deliveryRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

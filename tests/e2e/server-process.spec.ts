@@ -14,7 +14,11 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 async function expectReady(url: string) {
   const response = await fetch(new URL('readyz', url));
   expect(response.status).toBe(200);
-  expect(await response.json()).toEqual({ status: 'ready', database: 'pglite' });
+  expect(await response.json()).toEqual({
+    status: 'ready',
+    database: 'pglite',
+    mail: { pending: 0, oldestPendingSeconds: 0, failedLastDay: 0 },
+  });
 }
 
 test('a second server on the same data directory refuses to start', async () => {

@@ -137,7 +137,15 @@ test('health and readiness endpoints answer', async ({ request }) => {
 
   const ready = await request.get('/readyz');
   expect(ready.status()).toBe(200);
-  expect(await ready.json()).toEqual({ status: 'ready', database: 'pglite' });
+  expect(await ready.json()).toEqual({
+    status: 'ready',
+    database: 'pglite',
+    mail: {
+      pending: expect.any(Number),
+      oldestPendingSeconds: expect.any(Number),
+      failedLastDay: expect.any(Number),
+    },
+  });
 });
 
 test('a Content-Security-Policy violation is caught: inline script and a foreign image are refused', async ({

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { fromNodeHeaders } from 'better-auth/node';
-import { authLimits } from './auth-limits';
 import { authRoutes } from './auth-routes';
 import { createAuth, type Auth } from './create-auth';
 import { sendThrottle } from './send-throttle';
@@ -15,8 +14,6 @@ declare module 'fastify' {
     sessionOf(request: FastifyRequest): Promise<SignedIn | null>;
   }
 }
-
-const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /** Sign-in with emailed codes: decorates `app.auth` and `app.sessionOf`, serves /api/auth. */
 export const authPlugin = fp(
@@ -38,16 +35,8 @@ export const authPlugin = fp(
       };
     });
 
+    // Expired counters and codes are deleted by the periodic housekeeping (periodic-plugin.ts).
     const throttle = sendThrottle(app.database.db);
-    const longestWindow = Math.max(authLimits.sendsPerEmail.window, authLimits.sendsPerIp.window);
-    const pruner = setInterval(() => {
-      throttle.prune(longestWindow).catch((error: unknown) => {
-        app.log.warn({ err: error }, 'could not prune sign-in throttles');
-      });
-    }, PRUNE_EVERY_MS);
-    pruner.unref();
-    app.addHook('onClose', async () => clearInterval(pruner));
-
     authRoutes(app, auth, throttle);
   },
   { name: 'auth', dependencies: ['mail'] },

@@ -22,6 +22,32 @@ const positiveInt = z.coerce
   .int({ message: 'must be a positive whole number' })
   .positive({ message: 'must be a positive whole number' });
 
+const retryDelaysMessage =
+  'must be a comma-separated list of 1 to 20 delays in seconds, each above 0 and at most 604800';
+
+/** Seconds before each retry of a failed email, e.g. "30,120,600" (fractions allowed). */
+const retryDelays = z
+  .string()
+  .transform((value) => value.split(',').map((entry) => entry.trim()))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^\d+(\.\d+)?$/, { message: retryDelaysMessage })
+          .transform(Number)
+          .pipe(
+            z
+              .number()
+              .positive({ message: retryDelaysMessage })
+              .max(604800, { message: retryDelaysMessage }),
+          ),
+        { message: retryDelaysMessage },
+      )
+      .min(1, { message: retryDelaysMessage })
+      .max(20, { message: retryDelaysMessage }),
+  );
+
 function urlWithProtocols(protocols: string[], example: string) {
   return z.string().refine(
     (value) => {
@@ -66,6 +92,7 @@ export const envSchema = z.object({
       .min(100, { message: 'must be a whole number of milliseconds from 100 to 10000' })
       .max(10000, { message: 'must be a whole number of milliseconds from 100 to 10000' }),
   ).default(10000),
+  MAIL_RETRY_DELAYS: optional(retryDelays).default([30, 120, 600, 3600, 21600, 86400]),
   MAIL_API_URL: optional(httpUrl),
   MAIL_API_KEY: optional(z.string().min(1)),
   MAIL_MODEL: optional(z.string().min(1)),

@@ -93,6 +93,20 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads MAIL_RETRY_DELAYS as seconds (default 30 s to a day) and refuses bad lists', () => {
+    expect(loadConfig({}).mailRetryDelaysMs).toEqual([
+      30_000, 120_000, 600_000, 3_600_000, 21_600_000, 86_400_000,
+    ]);
+    expect(loadConfig({ MAIL_RETRY_DELAYS: ' 0.25, 2 ,60' }).mailRetryDelaysMs).toEqual([
+      250, 2_000, 60_000,
+    ]);
+    for (const bad of ['0', '5,,10', 'soon', '-1', '10,700000', Array(21).fill('1').join(',')]) {
+      expect(configError({ MAIL_RETRY_DELAYS: bad }), bad).toMatch(
+        /^Invalid configuration: MAIL_RETRY_DELAYS must be a comma-separated list of 1 to 20 delays/,
+      );
+    }
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', TRUST_PROXY: '' })).toMatchObject({
       port: 3000,

@@ -20,6 +20,8 @@ export type Config = {
   mail: MailSettings;
   /** A send that takes longer is abandoned and recorded as failed. */
   mailTimeoutMs: number;
+  /** Milliseconds before each retry of a failed email (MAIL_RETRY_DELAYS, given in seconds). */
+  mailRetryDelaysMs: number[];
   checkoutUrl: string;
   downloadUrl: string;
   guideUrl: string;
@@ -108,6 +110,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM,
     mail,
     mailTimeoutMs: env.MAIL_TIMEOUT_MS,
+    mailRetryDelaysMs: env.MAIL_RETRY_DELAYS.map((seconds) => Math.round(seconds * 1000)),
     checkoutUrl: env.CHECKOUT_URL,
     downloadUrl: env.DOWNLOAD_URL,
     guideUrl: env.GUIDE_URL,

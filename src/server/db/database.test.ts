@@ -20,17 +20,36 @@ const formColumns = [
 const messageColumns = formColumns.filter((column) => column !== 'purchase_intent');
 const guideColumns = messageColumns.filter((column) => column !== 'message');
 
-const expectedColumns: Record<TableName, string[]> = {
+const expectedColumns: Record<TableName | 'mail_deliveries', string[]> = {
   contact_us_submissions: formColumns,
   form_submissions: formColumns,
   free_product_gift_submissions: guideColumns,
   refund_inquiries: messageColumns,
   soul_reset_submissions: formColumns,
   terms_of_service_feedback: messageColumns,
+  // DESIGN.md "Mail delivery": the queue and the owner's delivery log.
+  mail_deliveries: [
+    'id',
+    'source_table',
+    'source_id',
+    'recipient',
+    'reply_to',
+    'subject',
+    'html',
+    'text',
+    'status',
+    'attempts',
+    'next_attempt_at',
+    'locked_until',
+    'last_error',
+    'sent_at',
+    'failed_at',
+    'created_at',
+  ],
 };
 
 describeEachDatabase('database', (use) => {
-  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes', async () => {
+  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, and the mail queue', async () => {
     const { db } = use();
     const rows = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns

@@ -27,6 +27,28 @@ export type FormSubmission = MessageSubmission & { purchase_intent: Generated<bo
 /** Fails to compile if a table of the contract has no row type here. */
 type CoversEveryTable<T extends Record<TableName, unknown>> = T;
 
+/** DESIGN.md "Mail delivery": one row per email about a stored record. */
+export type MailDelivery = {
+  id: Generated<number>;
+  source_table: string;
+  source_id: number;
+  recipient: string;
+  reply_to: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  status: ColumnType<MailDeliveryStatus, MailDeliveryStatus | undefined, MailDeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+  failed_at: NullableTimestamp;
+  created_at: CreatedAt;
+};
+
+export type MailDeliveryStatus = 'pending' | 'sent' | 'failed';
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -34,4 +56,5 @@ export type Database = CoversEveryTable<{
   free_product_gift_submissions: SubmissionColumns;
   refund_inquiries: MessageSubmission;
   terms_of_service_feedback: MessageSubmission;
+  mail_deliveries: MailDelivery;
 }>;

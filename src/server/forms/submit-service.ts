@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
 import type { Config } from '../config/load-config';
-import type { Database } from '../db/schema';
+import type { Database, MailDelivery } from '../db/schema';
 import { isDatabaseUnavailable } from '../http/errors';
+import { deliveryColumns, fromNow, markFailed, markSent } from '../mail/delivery-store';
+import { leaseFor } from '../mail/delivery-worker';
 import type { Mailer } from '../mail/mailer';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
 import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
@@ -33,7 +35,9 @@ type SubmissionRow = {
   email_sent_at: ColumnType<Date | null, Date | null, Date | null>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
 };
-type SubmissionDb = Record<FormDefinition['table'], SubmissionRow>;
+type SubmissionDb = Record<FormDefinition['table'], SubmissionRow> & {
+  mail_deliveries: MailDelivery;
+};
 
 function honeypotFilled(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
@@ -43,8 +47,10 @@ function honeypotFilled(body: unknown): boolean {
 
 /**
  * The one submit flow of every visitor form (SPEC.md §4): validate → duplicate check →
- * insert with email_sent false → notify the owner → record the email outcome. A failed or
- * slow email never fails the submission; any database failure does.
+ * insert with email_sent false, together with its queued email (DESIGN.md "Mail delivery")
+ * → the first attempt to notify the owner, bounded by MAIL_TIMEOUT_MS → record the outcome.
+ * A failed or slow email never fails the submission: the queue's worker retries it. Any
+ * database failure does.
  */
 export function createFormService(deps: FormServiceDeps) {
   // The four tables share these columns; the definitions decide which of them a form writes.
@@ -77,38 +83,74 @@ export function createFormService(deps: FormServiceDeps) {
       if (duplicate) return { status: 'duplicate', ...extra };
 
       const submittedAt = new Date();
-      const { id } = await db
-        .insertInto(table)
-        .values({
-          name: input.name,
-          email: input.email,
-          ...definition.columns(input),
-          email_sent: false,
-          email_sent_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-
-      const mail = definition.notification(input, submittedAt);
-      const sent = await deps.mailer.send({
+      const message = {
         to: [deps.config.ownerEmail],
         replyTo: input.email,
-        ...mail,
-      });
-      const finishedAt = new Date();
-      const emailSent = sent.status === 'sent';
-      if (!emailSent)
-        log.warn({ form, table, id }, 'Owner notification failed; stored with email_sent false');
-
-      await db
-        .updateTable(table)
-        .set({
-          email_sent: emailSent,
-          email_sent_at: emailSent ? finishedAt : null,
-          updated_at: finishedAt,
+        ...definition.notification(input, submittedAt),
+      };
+      // One statement writes the record and its queued email, so neither exists without the
+      // other. The request holds the delivery (attempt 1, leased) while it tries it below; if
+      // the process dies first, the lease expires and a worker sends it.
+      const { id, delivery } = await db
+        .with('record', (q) =>
+          q
+            .insertInto(table)
+            .values({
+              name: input.name,
+              email: input.email,
+              ...definition.columns(input),
+              email_sent: false,
+              email_sent_at: null,
+            })
+            .returning('id'),
+        )
+        .insertInto('mail_deliveries')
+        .columns([
+          'source_table',
+          'source_id',
+          'recipient',
+          'reply_to',
+          'subject',
+          'html',
+          'text',
+          'attempts',
+          'locked_until',
+        ])
+        .expression((eb) => {
+          const columns = deliveryColumns({ table }, message);
+          return eb
+            .selectFrom('record')
+            .select([
+              eb.val(columns.source_table).as('source_table'),
+              'record.id as source_id',
+              eb.val(columns.recipient).as('recipient'),
+              eb.val(columns.reply_to).as('reply_to'),
+              eb.val(columns.subject).as('subject'),
+              eb.val(columns.html).as('html'),
+              eb.val(columns.text).as('text'),
+              eb.val(1).as('attempts'),
+              fromNow(leaseFor(deps.config.mailTimeoutMs)).as('locked_until'),
+            ]);
         })
-        .where('id', '=', id)
-        .execute();
+        .returning(['source_id as id', 'id as delivery'])
+        .executeTakeFirstOrThrow();
+
+      const sent = await deps.mailer.send(message);
+      const emailSent = sent.status === 'sent';
+      if (emailSent) {
+        await markSent(deps.db, { id: delivery, source_table: table });
+      } else {
+        log.warn(
+          { form, table, id, delivery },
+          'Owner notification failed; stored with email_sent false and queued for a retry',
+        );
+        await markFailed(
+          deps.db,
+          { id: delivery, attempts: 1 },
+          sent.error,
+          deps.config.mailRetryDelaysMs,
+        );
+      }
       return { status: 'success', emailSent, ...extra };
     } catch (error) {
       const unavailable = isDatabaseUnavailable(error);

@@ -1,15 +1,22 @@
 import type { FastifyInstance } from 'fastify';
+import { queueSummary } from '../mail/delivery-log';
 
 const READY_TIMEOUT_MS = 2_000;
 
-/** /healthz: the process answers. /readyz: the database answers too (for load balancers). */
+/**
+ * /healthz: the process answers. /readyz: the database answers too (for load balancers), with
+ * the mail queue in its details: emails waiting, the oldest one's age, failures in the last day.
+ */
 export async function healthRoutes(app: FastifyInstance) {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (request, reply) => {
     try {
-      await withTimeout(app.database.ping(), READY_TIMEOUT_MS);
-      return { status: 'ready', database: app.database.kind };
+      const mail = await withTimeout(
+        app.database.ping().then(() => queueSummary(app.database.db)),
+        READY_TIMEOUT_MS,
+      );
+      return { status: 'ready', database: app.database.kind, mail };
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed');
       return reply.code(503).send({ status: 'unavailable', database: app.database.kind });

@@ -1,10 +1,20 @@
 import nodemailer from 'nodemailer';
 import type { MailTransport } from './transports';
 
-/** Real delivery over SMTP (SMTP_URL); nodemailer reads TLS and auth options from the URL. */
+/** Connections the pool keeps open to the SMTP server, each reused for many messages. */
+const POOL_CONNECTIONS = 10;
+
+/**
+ * Real delivery over SMTP (SMTP_URL); nodemailer reads TLS and auth options from the URL.
+ * One pooled transporter per process: every email reuses an open connection instead of a
+ * new TCP and SMTP handshake.
+ */
 export function smtpTransport(url: string, timeoutMs: number): MailTransport {
   const transporter = nodemailer.createTransport({
     url,
+    pool: true,
+    maxConnections: POOL_CONNECTIONS,
+    maxMessages: Infinity,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,

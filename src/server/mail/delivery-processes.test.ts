@@ -1,0 +1,166 @@
+// The queue across processes: a killed server's emails, and several instances on one database.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { startBenchServer, type BenchServer } from '../../../bench/lib/processes';
+import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
+import { buildTestApp } from '../../../tests/support/test-app';
+import { testConfig } from '../../../tests/support/test-config';
+import { describeEachDatabase } from '../../../tests/support/test-database';
+import { openDatabase, type AppDatabase } from '../db/database';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const OWNER = 'owner@soulreset.test';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function sinkForTest(): Promise<SmtpSink> {
+  const sink = await startSmtpSink();
+  cleanups.push(() => sink.close());
+  return sink;
+}
+
+async function serverProcess(env: Record<string, string>): Promise<BenchServer> {
+  const server = await startBenchServer(
+    ['--import', 'tsx', path.join(root, 'tests/support/api-server-process.ts')],
+    {
+      NODE_ENV: 'test',
+      AUTH_SECRET: 'process-secret-process-secret-process-secret',
+      OWNER_EMAIL: OWNER,
+      MAIL_TIMEOUT_MS: '1000',
+      ...env,
+    },
+  );
+  cleanups.push(() => server.stop());
+  return server;
+}
+
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`Not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describeEachDatabase('mail delivery across processes', (use, kind) => {
+  it('delivers, after a restart, the email of a server killed with SIGKILL right after it answered', async () => {
+    const sink = await sinkForTest();
+    sink.rejectAll(true);
+    let databaseEnv: Record<string, string>;
+    if (kind === 'postgres') {
+      databaseEnv = { DATABASE_URL: use().url! };
+    } else {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-crash-'));
+      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+      databaseEnv = { DATA_DIR: dataDir };
+    }
+    const env = { ...databaseEnv, SMTP_URL: sink.url, MAIL_RETRY_DELAYS: '1' };
+    const email = `crash-${Date.now()}@example.com`;
+
+    const first = await serverProcess(env);
+    const response = await fetch(`${first.url}/api/forms/order`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ada', email, message: 'Before the crash' }),
+    });
+    expect(await response.json()).toEqual({ status: 'success', emailSent: false });
+    first.child.kill('SIGKILL');
+    await first.stop();
+    expect(first.child.signalCode).toBe('SIGKILL');
+    expect(sink.messages).toHaveLength(0);
+
+    sink.rejectAll(false);
+    const second = await serverProcess(env);
+    const mail = await sink.waitFor((received) => received.headers['reply-to'] === email, 20_000);
+    expect(mail.subject).toBe('[Soul Reset Bundle] NEW ORDER REQUEST');
+    expect(mail.envelopeTo).toEqual([OWNER]);
+    await second.stop();
+
+    // Read the stored state with the server stopped (PGlite allows one process at a time).
+    const database: AppDatabase =
+      kind === 'postgres' ? use() : await openDatabase({ dataDir: databaseEnv.DATA_DIR! });
+    try {
+      const record = await database.db
+        .selectFrom('form_submissions')
+        .select(['id', 'email_sent', 'email_sent_at'])
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow();
+      expect(record.email_sent).toBe(true);
+      expect(record.email_sent_at).toBeInstanceOf(Date);
+      const delivery = await database.db
+        .selectFrom('mail_deliveries')
+        .select(['status', 'attempts'])
+        .where('source_table', '=', 'form_submissions')
+        .where('source_id', '=', record.id)
+        .executeTakeFirstOrThrow();
+      expect(delivery).toEqual({ status: 'sent', attempts: 2 });
+    } finally {
+      if (kind === 'pglite') await database.close();
+    }
+    expect(sink.messages.filter((received) => received.headers['reply-to'] === email)).toHaveLength(
+      1,
+    );
+  }, 90_000);
+
+  if (kind === 'postgres') {
+    it('sends each of twenty queued emails exactly once with two instances on one database', async () => {
+      const sink = await sinkForTest();
+      const config = await testConfig({
+        OWNER_EMAIL: OWNER,
+        SMTP_URL: sink.url,
+        MAIL_RETRY_DELAYS: '0.2',
+      });
+      const instances = [];
+      for (let i = 0; i < 2; i++) {
+        // Each instance has its own connection pool, as two processes would.
+        const database = await openDatabase({ databaseUrl: use().url! });
+        const app = await buildTestApp(database, { config });
+        cleanups.push(async () => {
+          await app.close();
+          await database.close();
+        });
+        instances.push({ app, database });
+      }
+      const tag = `twenty-${Date.now()}`;
+      await sql`
+        with records as (
+          insert into refund_inquiries (name, email)
+          select 'Visitor ' || g, ${tag} || '-' || g || '@example.com'
+          from generate_series(1, 20) as g
+          returning id, email)
+        insert into mail_deliveries (source_table, source_id, recipient, reply_to, subject, html, text)
+        select 'refund_inquiries', id, ${OWNER}, email, ${tag} || ' ' || email, '<p>Queued</p>', 'Queued'
+        from records`.execute(use().db);
+      for (const { app } of instances) app.deliveryWorker.wake();
+
+      await eventually(async () => {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from mail_deliveries
+          where subject like ${`${tag} %`} and status = 'sent'`.execute(use().db);
+        return rows[0]!.n === 20 ? true : undefined;
+      });
+      // Both workers looked again meanwhile; nothing more may arrive.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const subjects = sink.messages
+        .map((mail) => mail.subject)
+        .filter((subject) => subject.startsWith(tag));
+      expect(subjects).toHaveLength(20);
+      expect(new Set(subjects).size).toBe(20);
+      const { rows } = await sql<{ attempts: number; email_sent: boolean }>`
+        select d.attempts, r.email_sent from mail_deliveries d
+        join refund_inquiries r on r.id = d.source_id
+        where d.subject like ${`${tag} %`}`.execute(use().db);
+      expect(rows).toHaveLength(20);
+      expect(rows.every((row) => row.attempts === 1 && row.email_sent)).toBe(true);
+    }, 60_000);
+  }
+});

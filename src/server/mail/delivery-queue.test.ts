@@ -1,0 +1,202 @@
+import type { FastifyInstance } from 'fastify';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { startMailApiServer } from '../../../tests/support/mail-api-server';
+import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
+import { buildTestApp } from '../../../tests/support/test-app';
+import { testConfig } from '../../../tests/support/test-config';
+import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
+
+const OWNER = 'owner@soulreset.test';
+let counter = 0;
+const freshEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+function order(app: FastifyInstance, email: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/forms/order',
+    payload: { name: 'Ada', email, message: 'Hello' },
+  });
+}
+
+async function appWith(database: TestDatabase, env: NodeJS.ProcessEnv) {
+  const app = await buildTestApp(database, {
+    config: await testConfig({
+      OWNER_EMAIL: OWNER,
+      FORM_RATE_LIMIT: '10000',
+      MAIL_TIMEOUT_MS: '1000',
+      MAIL_RETRY_DELAYS: '0.2,0.2',
+      ...env,
+    }),
+  });
+  cleanups.push(() => app.close());
+  return app;
+}
+
+async function sinkForTest() {
+  const sink = await startSmtpSink();
+  cleanups.push(() => sink.close());
+  return sink;
+}
+
+/** Resolves when `check` returns something, polling; fails after `timeoutMs`. */
+async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`Not reached within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function recordAndDelivery(database: TestDatabase, email: string) {
+  const record = await database.db
+    .selectFrom('form_submissions')
+    .selectAll()
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  const delivery = await database.db
+    .selectFrom('mail_deliveries')
+    .selectAll()
+    .where('source_table', '=', 'form_submissions')
+    .where('source_id', '=', record.id)
+    .executeTakeFirstOrThrow();
+  return { record, delivery };
+}
+
+const mailsTo = (sink: SmtpSink, email: string) =>
+  sink.messages.filter((mail) => mail.headers['reply-to'] === email);
+
+describeEachDatabase('mail delivery queue', (use) => {
+  beforeEach(async () => {
+    // Every test starts with an empty queue: no test's leftovers reach another's sink.
+    await use().db.deleteFrom('mail_deliveries').execute();
+  });
+
+  it('queues the email with the record, and a first attempt refused by SMTP is retried and delivered', async () => {
+    const sink = await sinkForTest();
+    sink.rejectAll(true);
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_RETRY_DELAYS: '0.5,0.5' });
+    const email = freshEmail('retried');
+
+    const response = await order(app, email);
+    expect(response.json()).toEqual({ status: 'success', emailSent: false });
+    const first = await recordAndDelivery(use(), email);
+    expect(first.record).toMatchObject({ email_sent: false, email_sent_at: null });
+    expect(first.delivery).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      recipient: OWNER,
+      reply_to: email,
+      subject: '[Soul Reset Bundle] NEW ORDER REQUEST',
+      locked_until: null,
+      sent_at: null,
+    });
+    expect(first.delivery.last_error).toMatch(/550/);
+    expect(first.delivery.next_attempt_at.getTime()).toBeGreaterThan(Date.now());
+
+    sink.rejectAll(false);
+    const received = await sink.waitFor((mail) => mail.headers['reply-to'] === email);
+    expect(received.subject).toBe('[Soul Reset Bundle] NEW ORDER REQUEST');
+    const after = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.record.email_sent ? state : undefined;
+    });
+    expect(after.record.email_sent_at).toBeInstanceOf(Date);
+    expect(after.delivery).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
+    expect(after.delivery.sent_at).toBeInstanceOf(Date);
+    // The duplicate rule now sees the delivered email.
+    expect((await order(app, email)).json()).toEqual({ status: 'duplicate' });
+    expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
+  it('marks a delivery failed after its last retry, and keeps it with the error', async () => {
+    const sink = await sinkForTest();
+    sink.rejectAll(true);
+    const app = await appWith(use(), { SMTP_URL: sink.url });
+    const email = freshEmail('failed');
+
+    expect((await order(app, email)).json()).toEqual({ status: 'success', emailSent: false });
+
+    const { delivery, record } = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.delivery.status === 'failed' ? state : undefined;
+    });
+    // The request's attempt and one per retry delay.
+    expect(delivery).toMatchObject({ attempts: 3, locked_until: null, sent_at: null });
+    expect(delivery.last_error).toMatch(/550/);
+    expect(record.email_sent).toBe(false);
+  });
+
+  it('sends a delivered email once: the worker never sends what the request already sent', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), { SMTP_URL: sink.url });
+    const email = freshEmail('once');
+
+    expect((await order(app, email)).json()).toEqual({ status: 'success', emailSent: true });
+    const { delivery, record } = await recordAndDelivery(use(), email);
+    expect(delivery).toMatchObject({ status: 'sent', attempts: 1, locked_until: null });
+    expect(record.email_sent).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
+  it('does not hold a submission longer than MAIL_TIMEOUT_MS when the SMTP server hangs', async () => {
+    const hanging: Server = createServer(() => {});
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          hanging.close(() => resolve());
+        }),
+    );
+    const { port } = hanging.address() as AddressInfo;
+    const app = await appWith(use(), {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_TIMEOUT_MS: '500',
+      MAIL_RETRY_DELAYS: '60',
+    });
+    const email = freshEmail('hang');
+
+    const started = performance.now();
+    const response = await order(app, email);
+    const elapsed = performance.now() - started;
+
+    expect(response.json()).toEqual({ status: 'success', emailSent: false });
+    expect(elapsed).toBeLessThan(500 + 1_000);
+    const { delivery } = await recordAndDelivery(use(), email);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(delivery.last_error).toMatch(/500 ms|timeout/i);
+  });
+
+  it('retries through the HTTP run API transport the same way', async () => {
+    const api = await startMailApiServer();
+    cleanups.push(() => api.close());
+    api.reply({ status: 503, json: { error: 'Service unavailable' } });
+    const app = await appWith(use(), {
+      MAIL_API_URL: api.url,
+      MAIL_API_KEY: 'test-key',
+      MAIL_MODEL: 'send-email',
+      MAIL_PROJECT_ID: 'project',
+    });
+    const email = freshEmail('api');
+
+    expect((await order(app, email)).json()).toEqual({ status: 'success', emailSent: false });
+    const first = await recordAndDelivery(use(), email);
+    expect(first.delivery.last_error).toBe('Mail API answered 503: Service unavailable');
+
+    api.reply({ status: 200, json: { send_email_status: 'success' } });
+    const after = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.record.email_sent ? state : undefined;
+    });
+    expect(after.delivery).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(api.requests).toHaveLength(2);
+  });
+});

@@ -1,0 +1,139 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import type { DeliveryPage, RecordDeliveries } from '../../shared/mail/delivery-api';
+import { signIn } from '../../../tests/support/sign-in';
+import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
+import { buildTestApp } from '../../../tests/support/test-app';
+import { testConfig } from '../../../tests/support/test-config';
+import { describeEachDatabase } from '../../../tests/support/test-database';
+
+const ADMIN = 'owner@example.com';
+
+describeEachDatabase('admin delivery routes', (use) => {
+  let sink: SmtpSink;
+  let app: FastifyInstance;
+  let cookie: string;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    app = await buildTestApp(use(), {
+      config: await testConfig({
+        SMTP_URL: sink.url,
+        OWNER_EMAIL: ADMIN,
+        MAIL_RETRY_DELAYS: '3600',
+        FORM_RATE_LIMIT: '1000',
+      }),
+    });
+    cookie = await signIn(app, sink, ADMIN);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await sink?.close();
+  });
+  beforeEach(async () => {
+    await use().db.deleteFrom('mail_deliveries').execute();
+    sink.rejectAll(false);
+  });
+
+  const get = (url: string) =>
+    app.inject({ method: 'GET', url, headers: { cookie, origin: app.config.publicUrl } });
+  const post = (url: string, origin = app.config.publicUrl) =>
+    app.inject({ method: 'POST', url, headers: { cookie, origin }, payload: {} });
+
+  async function submit(email: string) {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/forms/refund',
+      payload: { name: 'Ada', email, message: 'Refund please' },
+    });
+    return response.json() as { status: string; emailSent: boolean };
+  }
+
+  it('lists deliveries newest first with each state, filters by state and pages', async () => {
+    await submit('sent@example.com');
+    sink.rejectAll(true);
+    await submit('retrying@example.com');
+
+    const all = (await get('/api/admin/deliveries')).json() as DeliveryPage;
+    expect(all.counts).toEqual({ sending: 0, retrying: 1, sent: 1, failed: 0 });
+    expect(all.count).toBe(2);
+    expect(all.entries.map((entry) => entry.state)).toEqual(['retrying', 'sent']);
+    const [retrying, sent] = all.entries;
+    expect(retrying).toMatchObject({
+      sourceTable: 'refund_inquiries',
+      recipient: ADMIN,
+      subject: '[Soul Reset Bundle] NEW REFUND REQUEST',
+      attempts: 1,
+      sentAt: null,
+    });
+    expect(retrying!.lastError).toMatch(/550/);
+    expect(new Date(retrying!.nextAttemptAt!).getTime()).toBeGreaterThan(Date.now() + 3_000_000);
+    expect(sent).toMatchObject({ state: 'sent', nextAttemptAt: null, lastError: null });
+    expect(sent!.sentAt).not.toBeNull();
+
+    const onlySent = (await get('/api/admin/deliveries?state=sent')).json() as DeliveryPage;
+    expect(onlySent.count).toBe(1);
+    expect(onlySent.entries.map((entry) => entry.state)).toEqual(['sent']);
+    const second = (await get('/api/admin/deliveries?page=1')).json() as DeliveryPage;
+    expect(second).toMatchObject({ page: 1, pageSize: 25, count: 2, entries: [] });
+
+    expect((await get('/api/admin/deliveries?state=lost')).statusCode).toBe(400);
+    expect((await get('/api/admin/deliveries?page=-1')).statusCode).toBe(400);
+  });
+
+  it("answers each record's latest delivery, and resends one email as a new delivery", async () => {
+    sink.rejectAll(true);
+    await submit('resend@example.com');
+    const record = await use()
+      .db.selectFrom('refund_inquiries')
+      .select('id')
+      .where('email', '=', 'resend@example.com')
+      .executeTakeFirstOrThrow();
+    const before = (
+      await get(`/api/admin/deliveries/records/refund_inquiries?ids=${record.id},999999`)
+    ).json() as RecordDeliveries;
+    expect(Object.keys(before.deliveries)).toEqual([String(record.id)]);
+    const first = before.deliveries[String(record.id)]!;
+    expect(first.state).toBe('retrying');
+
+    sink.rejectAll(false);
+    const resent = await post(`/api/admin/deliveries/${first.id}/resend`);
+    expect(resent.statusCode).toBe(201);
+    const mail = await sink.waitFor(
+      (received) => received.headers['reply-to'] === 'resend@example.com',
+    );
+    expect(mail.subject).toBe('[Soul Reset Bundle] NEW REFUND REQUEST');
+
+    await expect
+      .poll(async () => {
+        const after = (
+          await get(`/api/admin/deliveries/records/refund_inquiries?ids=${record.id}`)
+        ).json() as RecordDeliveries;
+        return after.deliveries[String(record.id)]?.state;
+      })
+      .toBe('sent');
+    const row = await use()
+      .db.selectFrom('refund_inquiries')
+      .select('email_sent')
+      .where('id', '=', record.id)
+      .executeTakeFirstOrThrow();
+    expect(row.email_sent).toBe(true);
+    // The first delivery stays in the log as it was.
+    const log = (await get('/api/admin/deliveries')).json() as DeliveryPage;
+    expect(log.entries.map((entry) => entry.state)).toEqual(['sent', 'retrying']);
+  });
+
+  it('refuses bad input, unknown deliveries and writes from another origin', async () => {
+    expect((await get('/api/admin/deliveries/records/auth_user?ids=1')).statusCode).toBe(404);
+    expect(
+      (await get('/api/admin/deliveries/records/refund_inquiries?ids=1;drop')).statusCode,
+    ).toBe(400);
+    expect((await post('/api/admin/deliveries/424242/resend')).statusCode).toBe(404);
+    expect((await post('/api/admin/deliveries/abc/resend')).statusCode).toBe(400);
+    expect((await post('/api/admin/deliveries/1/resend', 'https://evil.example')).statusCode).toBe(
+      403,
+    );
+    const anonymous = await app.inject({ method: 'GET', url: '/api/admin/deliveries' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import {
+  deliveryQuerySchema,
+  type DeliveryPage,
+  type RecordDeliveries,
+  type ResentDelivery,
+} from '../../shared/mail/delivery-api';
+import { tableNames } from '../../shared/tables';
+import { HttpError } from '../http/errors';
+import { latestForRecords, listDeliveries, resend } from './delivery-log';
+
+const idsSchema = z.object({
+  ids: z
+    .string()
+    .regex(
+      /^[1-9]\d{0,15}(,[1-9]\d{0,15}){0,199}$/,
+      'ids must be up to 200 record ids, comma-separated',
+    )
+    .transform((value) => value.split(',').map(Number)),
+});
+
+const idParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,15}$/)
+    .transform(Number),
+});
+
+function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new HttpError(400, `${what}: ${result.error.issues[0]?.message ?? 'invalid'}.`);
+  }
+  return result.data;
+}
+
+/** The admin's delivery log and resend action (shared/mail/delivery-api.ts). */
+export const deliveryRoutes: FastifyPluginAsync = async (scope) => {
+  const db = scope.database.db;
+
+  scope.get('/deliveries', async (request): Promise<DeliveryPage> => {
+    const { state, page } = parsed(deliveryQuerySchema, request.query, 'Invalid filter');
+    return listDeliveries(db, state, page);
+  });
+
+  scope.get<{ Params: { table: string } }>(
+    '/deliveries/records/:table',
+    async (request): Promise<RecordDeliveries> => {
+      const { table } = request.params;
+      if (!(tableNames as readonly string[]).includes(table)) {
+        throw new HttpError(404, 'There is no such table.');
+      }
+      const { ids } = parsed(idsSchema, request.query, 'Invalid record list');
+      return { deliveries: await latestForRecords(db, table, ids) };
+    },
+  );
+
+  scope.post('/deliveries/:id/resend', async (request, reply) => {
+    const { id } = parsed(idParam, request.params, 'Invalid delivery id');
+    const delivery = await resend(db, id);
+    if (!delivery) throw new HttpError(404, `There is no delivery ${id}.`);
+    scope.deliveryWorker.wake();
+    const answer: ResentDelivery = { delivery };
+    return reply.code(201).send(answer);
+  });
+};
