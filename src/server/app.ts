@@ -7,6 +7,7 @@ import type { TableConfig } from '../shared/admin/table-config';
 import { adminPlugin } from './admin/admin-plugin';
 import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { tableRoutes } from './admin/tables/table-routes';
+import { auditRoutes } from './admin/audit/audit-routes';
 import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
@@ -61,6 +62,7 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(
       tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
     );
+    instance.registerAdminRoutes(auditRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);
