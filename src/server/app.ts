@@ -8,6 +8,7 @@ import { adminPlugin } from './admin/admin-plugin';
 import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { tableRoutes } from './admin/tables/table-routes';
 import { auditRoutes } from './admin/audit/audit-routes';
+import { peopleRoutes } from './people/people-routes';
 import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
@@ -63,6 +64,7 @@ export const app = fp<AppOptions>(
       tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
     );
     instance.registerAdminRoutes(auditRoutes);
+    instance.registerAdminRoutes(peopleRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

@@ -26,8 +26,14 @@ export async function restoreEntry(
           : `Only a delete can be restored; activity entry ${id} is a ${entry.action}.`,
       );
     }
+    // Rows of a person erased since the delete were reduced to { id, erased }: they stay gone.
+    const rows = entry.before.filter((row) => row.erased !== true);
+    if (rows.length === 0) {
+      throw new HttpError(409, `The rows of activity entry ${id} were erased; nothing to restore.`);
+    }
+    const rowIds = rows.map((row) => Number(row.id));
     const table = sql.table(entry.tableName);
-    const ids = `{${entry.rowIds.join(',')}}`;
+    const ids = `{${rowIds.join(',')}}`;
     const { rows: taken } = await sql<{ id: number }>`
       select id from ${table} where id = any(${ids}::bigint[]) order by id`.execute(trx);
     if (taken.length > 0) {
@@ -39,7 +45,7 @@ export async function restoreEntry(
     }
     const { numAffectedRows } = await sql`
       insert into ${table} overriding system value
-      select * from jsonb_populate_recordset(null::${table}, ${JSON.stringify(entry.before)}::jsonb)`.execute(
+      select * from jsonb_populate_recordset(null::${table}, ${JSON.stringify(rows)}::jsonb)`.execute(
       trx,
     );
     await sql`update admin_audit_log set restored_at = now(), restored_by = ${adminEmail}
@@ -48,8 +54,8 @@ export async function restoreEntry(
       adminEmail,
       action: 'restore',
       tableName: entry.tableName,
-      rowIds: entry.rowIds,
-      after: entry.before,
+      rowIds,
+      after: rows,
     });
     return { restored: Number(numAffectedRows ?? 0), entry: (await auditEntry(trx, id))! };
   });
