@@ -7,6 +7,8 @@ import type { TableConfig } from '../shared/admin/table-config';
 import { adminPlugin } from './admin/admin-plugin';
 import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { tableRoutes } from './admin/tables/table-routes';
+import { auditRoutes } from './admin/audit/audit-routes';
+import { peopleRoutes } from './people/people-routes';
 import { authPlugin } from './auth/auth-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
@@ -67,6 +69,8 @@ export const app = fp<AppOptions>(
       tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
     );
     instance.registerAdminRoutes(deliveryRoutes);
+    instance.registerAdminRoutes(auditRoutes);
+    instance.registerAdminRoutes(peopleRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { pgliteExtensions } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { PGliteDialect } from '../../src/server/db/pglite-driver';
 import type { Database } from '../../src/server/db/schema';
@@ -22,7 +23,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const tempDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-test-'));
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: pgliteExtensions });
   await migrate(new Kysely<Database>({ dialect: new PGliteDialect(pglite) }));
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();

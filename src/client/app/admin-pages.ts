@@ -20,6 +20,20 @@ export const adminPages: AdminPage[] = [
       import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
     ),
   },
+  {
+    path: '/admin/activity',
+    label: 'Activity',
+    page: lazy(() =>
+      import('../features/audit/activity-page').then((m) => ({ default: m.ActivityPage })),
+    ),
+  },
+  {
+    path: '/admin/people',
+    label: 'People',
+    page: lazy(() =>
+      import('../features/people/people-page').then((m) => ({ default: m.PeoplePage })),
+    ),
+  },
 ];
 
 export function adminPageFor(pathname: string): AdminPage | undefined {

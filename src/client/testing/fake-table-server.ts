@@ -6,6 +6,37 @@ type Failure = { status: number; message: string } | { status: number; text: str
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 const ROUTE = /^\/api\/admin\/tables\/([^/?]+)\/rows(?:\/(\d+))?(?:\?(.*))?$/;
+const BULK_DELETE = /^\/api\/admin\/tables\/([^/?]+)\/bulk-delete$/;
+
+/** The rows a list query matches, as the server would pick and order them. */
+function matching(rows: TableRow[], params: URLSearchParams): TableRow[] {
+  const q = params.get('q')?.toLowerCase();
+  const filter = JSON.parse(params.get('filter') ?? '{}') as Record<string, unknown>;
+  const sort = params.get('sort') ?? 'id';
+  const order = params.get('order') ?? (params.get('sort') ? 'asc' : 'desc');
+  const found = rows.filter(
+    (row) =>
+      (!q ||
+        ['name', 'email', 'message'].some((column) =>
+          String(row[column] ?? '')
+            .toLowerCase()
+            .includes(q),
+        )) &&
+      Object.entries(filter).every(([column, value]) =>
+        typeof value === 'object' && value !== null ? true : row[column] === value,
+      ),
+  );
+  const sign = order === 'asc' ? 1 : -1;
+  const compare = (x: unknown, y: unknown) =>
+    typeof x === 'number' && typeof y === 'number'
+      ? x - y
+      : String(x ?? '') < String(y ?? '')
+        ? -1
+        : String(x ?? '') > String(y ?? '')
+          ? 1
+          : 0;
+  return found.sort((a, b) => sign * (compare(a[sort], b[sort]) || a.id - b.id));
+}
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -30,8 +61,15 @@ function errorAnswer(failure: Failure): Response {
  */
 export function fakeTableServer(tables: Record<string, TableRow[]>) {
   const data = new Map(Object.entries(tables).map(([name, rows]) => [name, [...rows]]));
-  const calls: { method: Method; table: string; id?: number; page?: number; body?: RowValues }[] =
-    [];
+  const calls: {
+    method: Method;
+    table: string;
+    id?: number;
+    page?: number;
+    body?: RowValues;
+    /** The list's query string without the page, when it has more than the page. */
+    search?: string;
+  }[] = [];
   const failures: { method: Method; failure: Failure }[] = [];
   let held: Promise<void> | undefined;
   const fallback = globalThis.fetch;
@@ -42,6 +80,7 @@ export function fakeTableServer(tables: Record<string, TableRow[]>) {
     id: number | undefined,
     page: number | undefined,
     body: RowValues | undefined,
+    params: URLSearchParams = new URLSearchParams(),
   ) {
     const failureAt = failures.findIndex((entry) => entry.method === method);
     if (failureAt !== -1) return errorAnswer(failures.splice(failureAt, 1)[0]!.failure);
@@ -52,10 +91,10 @@ export function fakeTableServer(tables: Record<string, TableRow[]>) {
     switch (method) {
       case 'GET': {
         const from = (page ?? 0) * PAGE_SIZE;
-        const sorted = [...rows].sort((a, b) => b.id - a.id);
+        const sorted = matching(rows, params);
         const answer: TablePage = {
           rows: sorted.slice(from, from + PAGE_SIZE),
-          count: rows.length,
+          count: sorted.length,
           page: page ?? 0,
           pageSize: PAGE_SIZE,
         };
@@ -88,16 +127,36 @@ export function fakeTableServer(tables: Record<string, TableRow[]>) {
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
+      const bulk = BULK_DELETE.exec(url);
+      if (bulk) {
+        const table = decodeURIComponent(bulk[1]!);
+        const body = JSON.parse(String(init?.body)) as { ids: number[] };
+        calls.push({ method: 'POST', table, body: body as unknown as RowValues });
+        if (held) await held;
+        const failureAt = failures.findIndex((entry) => entry.method === 'POST');
+        if (failureAt !== -1) return errorAnswer(failures.splice(failureAt, 1)[0]!.failure);
+        const rows = data.get(table) ?? [];
+        const before = rows.length;
+        data.set(
+          table,
+          rows.filter((row) => !body.ids.includes(row.id)),
+        );
+        return json(200, { deleted: before - data.get(table)!.length });
+      }
       const route = ROUTE.exec(url);
       if (!route) return fallback(input, init);
       const method = (init?.method ?? 'GET') as Method;
       const table = decodeURIComponent(route[1]!);
       const id = route[2] === undefined ? undefined : Number(route[2]);
-      const page = method === 'GET' ? Number(new URLSearchParams(route[3]).get('page')) : undefined;
+      const params = new URLSearchParams(route[3]);
+      const page = method === 'GET' ? Number(params.get('page')) : undefined;
       const body = init?.body ? (JSON.parse(String(init.body)) as RowValues) : undefined;
-      calls.push({ method, table, id, page, body });
+      const rest = new URLSearchParams(params);
+      rest.delete('page');
+      const search = method === 'GET' && rest.size > 0 ? rest.toString() : undefined;
+      calls.push({ method, table, id, page, body, ...(search && { search }) });
       if (held) await held;
-      return answer(method, table, id, page, body);
+      return answer(method, table, id, page, body, params);
     }),
   );
 

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import path from 'node:path';
@@ -41,8 +42,12 @@ const parsers = { [INT8_OID]: parseInt8 };
  */
 export const PGLITE_SHARED_BUFFERS = '32MB';
 
+/** Contrib extensions the migrations create (0005: pg_trgm for the admin's search). */
+export const pgliteExtensions = { pg_trgm };
+
 const pgliteOptions = {
   parsers,
+  extensions: pgliteExtensions,
   startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
 };
 

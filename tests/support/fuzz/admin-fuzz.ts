@@ -10,6 +10,11 @@ import {
 import { readRowValues } from '../../../src/server/admin/tables/row-input';
 import { MAX_PAGE, ROW_BODY_LIMIT } from '../../../src/server/admin/tables/table-routes';
 import {
+  MAX_BULK_DELETE,
+  MAX_FILTER_LENGTH,
+  MAX_SEARCH_LENGTH,
+} from '../../../src/shared/admin/table-api';
+import {
   byteLength,
   entriesOf,
   extraEntries,
@@ -28,8 +33,12 @@ export type AdminRequest = {
   table: string;
   id?: string;
   page?: string | string[];
+  /** Search, sort, order and filter parameters, each sent as given (a list repeats it). */
+  search?: Partial<Record<SearchParam, string | string[]>>;
   body?: FuzzBody;
 };
+
+type SearchParam = 'q' | 'sort' | 'order' | 'filter';
 
 const timestamp = fc.oneof(
   fc
@@ -191,12 +200,126 @@ const page = fc.oneof(
   { weight: 1, arbitrary: fc.array(fc.nat(5).map(String), { minLength: 2, maxLength: 3 }) },
 );
 
+const repeated = (value: fc.Arbitrary<string>) =>
+  fc.oneof(
+    { weight: 8, arbitrary: value },
+    { weight: 1, arbitrary: fc.array(value, { minLength: 2, maxLength: 3 }) },
+  );
+
+/** A column name: configured, unknown or hostile. */
+function columnName(tables: readonly TableConfig[]): fc.Arbitrary<string> {
+  const configured = [...new Set(tables.flatMap((t) => t.field_list.map((f) => f.db_name)))];
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...configured) },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.constantFrom('password', 'ID', 'id desc', 'name; drop table x', '', ...prototypeKeys),
+        hostileString(80),
+      ),
+    },
+  );
+}
+
+const filterValue = fc.oneof(
+  fc.boolean(),
+  fc.constant(null),
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom('person@example.com', 'Ana', '\u0000', '', 'x'.repeat(3000)),
+  fc.record(
+    {
+      from: fc.constantFrom(
+        '2025-05-01',
+        '2025-02-30',
+        '0000-01-01',
+        '9999-12-31',
+        'now',
+        '2025-05-15T09:30:00Z',
+        5,
+      ),
+      to: fc.constantFrom('2025-05-31', '9999-12-31', '2025-05-15T09:30:00', '', null),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.dictionary(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 }), { maxKeys: 3 }),
+  hostileValue(200),
+);
+
+function filterText(tables: readonly TableConfig[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc
+        .dictionary(columnName(tables), filterValue, { maxKeys: 3 })
+        .map((o) => JSON.stringify(o)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.oneof(
+        fc.constantFrom(
+          '',
+          '[]',
+          'null',
+          '1',
+          '"x"',
+          '{',
+          '{"email_sent":',
+          '{"__proto__":{"x":1}}',
+        ),
+        hostileString(3000),
+      ),
+    },
+  );
+}
+
+function searchParams(tables: readonly TableConfig[]) {
+  return fc.record(
+    {
+      q: repeated(
+        fc.oneof(
+          fc.string({ maxLength: 20 }),
+          fc.constantFrom('%', '_', '\\', "'; drop table x;--", 'a'.repeat(201), '\u0000'),
+          hostileString(400),
+        ),
+      ),
+      sort: repeated(columnName(tables)),
+      order: repeated(fc.constantFrom('asc', 'desc', 'ASC', 'up', '')),
+      filter: repeated(filterText(tables)),
+    },
+    { requiredKeys: [] },
+  );
+}
+
+const idList = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 5 }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.oneof(
+      fc.constant([]),
+      fc.array(hostileValue(50), { maxLength: 3 }),
+      fc.constant(Array.from({ length: MAX_BULK_DELETE + 1 }, (_, i) => i + 1)),
+      fc.constantFrom([0], [-1], [1.5], ['1'], [Number.MAX_SAFE_INTEGER + 2], [1e308]),
+    ),
+  },
+);
+
+const bulkDeleteBody: fc.Arbitrary<FuzzBody> = hostileBody(
+  entriesOf({ ids: idList }, fc.oneof(fc.constant<Entries>([]), extraEntries)),
+);
+
 export function adminRequests(tables: readonly TableConfig[]) {
   const byName = new Map(tables.map((table) => [table.db_table_name, table]));
   const withBody = (name: string) => rowBodies(byName.get(name) ?? tables[0]!);
   const table = tableName(tables);
   return {
-    list: fc.record({ table, page }) as fc.Arbitrary<AdminRequest>,
+    list: fc.record(
+      { table, page, search: searchParams(tables) },
+      { requiredKeys: ['table'] },
+    ) as fc.Arbitrary<AdminRequest>,
     create: table.chain((name) =>
       withBody(name).map((body): AdminRequest => ({ table: name, body })),
     ),
@@ -206,6 +329,11 @@ export function adminRequests(tables: readonly TableConfig[]) {
         withBody(name).map((body): AdminRequest => ({ table: name, id, body })),
       ),
     delete: fc.record({ table, id: rowId }) as fc.Arbitrary<AdminRequest>,
+    export: fc.record(
+      { table, search: searchParams(tables) },
+      { requiredKeys: ['table'] },
+    ) as fc.Arbitrary<AdminRequest>,
+    bulkDelete: fc.record({ table, body: bulkDeleteBody }) as fc.Arbitrary<AdminRequest>,
   };
 }
 
@@ -216,6 +344,8 @@ const methods: Record<AdminKind, InjectOptions['method']> = {
   create: 'POST',
   update: 'PUT',
   delete: 'DELETE',
+  export: 'GET',
+  bulkDelete: 'POST',
 };
 
 /** Percent-encoded UTF-8, as a browser sends it (a lone surrogate becomes U+FFFD). */
@@ -229,12 +359,21 @@ function encoded(text: string): string {
     .join('');
 }
 
-function urlOf(request: AdminRequest): string {
-  const rows = `/api/admin/tables/${encoded(request.table)}/rows`;
+function urlOf(kind: AdminKind, request: AdminRequest): string {
+  const base = `/api/admin/tables/${encoded(request.table)}`;
+  if (kind === 'bulkDelete') return `${base}/bulk-delete`;
+  const rows = kind === 'export' ? `${base}/export` : `${base}/rows`;
   if (request.id !== undefined) return `${rows}/${encoded(request.id)}`;
-  if (request.page === undefined) return rows;
-  const pages = Array.isArray(request.page) ? request.page : [request.page];
-  return `${rows}?${pages.map((p) => `page=${encoded(p)}`).join('&')}`;
+  const params: [string, string][] = [];
+  const add = (name: string, value: string | string[] | undefined) => {
+    for (const one of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
+      params.push([name, one]);
+    }
+  };
+  add('page', request.page);
+  for (const [name, value] of Object.entries(request.search ?? {})) add(name, value);
+  if (params.length === 0) return rows;
+  return `${rows}?${params.map(([name, value]) => `${name}=${encoded(value)}`).join('&')}`;
 }
 
 /** A request of the signed-in admin from the site's own page. */
@@ -247,7 +386,7 @@ export function sendAdmin(
   const { body } = request;
   return app.inject({
     method: methods[kind],
-    url: urlOf(request),
+    url: urlOf(kind, request),
     headers: {
       cookie,
       origin: app.config.publicUrl,
@@ -279,6 +418,54 @@ function saveAllowed(table: TableConfig, value: unknown): boolean {
 }
 
 /**
+ * What the API documents a list accepts, checked apart from the server's reader: one value
+ * each, a search and a filter of bounded length, a configured sort column, asc or desc, and a
+ * filter that is a JSON object of configured columns. Returns what was wrong, or null.
+ */
+function searchAllowed(
+  table: TableConfig,
+  search: NonNullable<AdminRequest['search']>,
+): string | null {
+  for (const [name, value] of Object.entries(search)) {
+    if (Array.isArray(value)) return `several ${name} parameters`;
+  }
+  const { q, sort, order, filter } = search as Partial<Record<SearchParam, string>>;
+  const columns = new Set(table.field_list.map((field) => field.db_name));
+  if (q !== undefined && (q.length > MAX_SEARCH_LENGTH || q.includes('\u0000'))) {
+    return `search ${JSON.stringify(q.slice(0, 50))}`;
+  }
+  if (sort !== undefined && !columns.has(sort)) return `sort ${JSON.stringify(sort)}`;
+  if (order !== undefined && order !== 'asc' && order !== 'desc') return `order ${order}`;
+  if (filter === undefined || filter === '') return null;
+  if (filter.length > MAX_FILTER_LENGTH) return 'an oversized filter';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(filter);
+  } catch {
+    return `filter ${JSON.stringify(filter.slice(0, 50))}`;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return `filter ${filter.slice(0, 50)}`;
+  }
+  const unknown = Object.keys(parsed).find((key) => !columns.has(key));
+  return unknown === undefined ? null : `filter column ${JSON.stringify(unknown)}`;
+}
+
+/** `{ ids }` alone: 1 to MAX_BULK_DELETE positive safe integers. */
+function bulkDeleteAllowed(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const ids = (value as { ids?: unknown }).ids;
+  return (
+    keys.length === 1 &&
+    Array.isArray(ids) &&
+    ids.length >= 1 &&
+    ids.length <= MAX_BULK_DELETE &&
+    ids.every((id) => Number.isSafeInteger(id) && (id as number) > 0)
+  );
+}
+
+/**
  * Never a 5xx, every refusal a clear 4xx; a success only for a configured table, a valid id
  * or page and a body the API allows; and a body the server's own reader accepts is refused
  * only by the database's type limits (e.g. a date out of range), or as a missing row.
@@ -292,14 +479,37 @@ export function adminChecker(tables: readonly TableConfig[], kind: AdminKind) {
     const status = response.statusCode;
     if (status < 300) {
       if (!table) return `answered ${status} for a table that is not configured`;
+      if (kind === 'export') {
+        const searchProblem = searchAllowed(table, request.search ?? {});
+        if (searchProblem) return `answered ${status} to ${searchProblem}`;
+        if (!String(response.headers['content-type']).startsWith('text/csv')) {
+          return `exported ${String(response.headers['content-type'])}`;
+        }
+        return null;
+      }
+      if (kind === 'bulkDelete') {
+        const parsed = request.body && parsedJson(request.body);
+        if (!parsed || !bulkDeleteAllowed(parsed.value)) {
+          return `bulk deleted (${status}) with a body the API does not allow`;
+        }
+        return typeof response.json<{ deleted?: unknown }>().deleted === 'number'
+          ? null
+          : `answered ${response.body.slice(0, 100)}`;
+      }
       if (kind === 'list') {
         const pages = request.page;
         if (Array.isArray(pages)) return `answered ${status} to two page numbers`;
         if (pages !== undefined && !(/^\d+$/.test(pages) && Number(pages) <= MAX_PAGE)) {
           return `answered ${status} to page ${JSON.stringify(pages)}`;
         }
-        const answer = response.json() as { rows?: unknown };
-        if (!Array.isArray(answer.rows) || answer.rows.length > PAGE_SIZE) {
+        const searchProblem = searchAllowed(table, request.search ?? {});
+        if (searchProblem) return `answered ${status} to ${searchProblem}`;
+        const answer = response.json() as { rows?: unknown; count?: unknown };
+        if (
+          !Array.isArray(answer.rows) ||
+          answer.rows.length > PAGE_SIZE ||
+          typeof answer.count !== 'number'
+        ) {
           return `listed ${JSON.stringify(answer).slice(0, 200)}`;
         }
         return null;
@@ -314,7 +524,7 @@ export function adminChecker(tables: readonly TableConfig[], kind: AdminKind) {
       }
       return null;
     }
-    if (!table || kind === 'list' || kind === 'delete' || !request.body) return null;
+    if (!table || !request.body || !['create', 'update'].includes(kind)) return null;
     if (kind === 'update' && (!validId(request.id) || status === 404)) return null;
     const parsed = parsedJson(request.body);
     const readable =

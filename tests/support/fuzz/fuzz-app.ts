@@ -90,13 +90,15 @@ const adminRoutes: Record<AdminKind, string> = {
   create: 'POST /api/admin/tables/:table/rows',
   update: 'PUT /api/admin/tables/:table/rows/:id',
   delete: 'DELETE /api/admin/tables/:table/rows/:id',
+  export: 'GET /api/admin/tables/:table/export',
+  bulkDelete: 'POST /api/admin/tables/:table/bulk-delete',
 };
 
 async function fuzzAdmin(app: FastifyInstance, options: FuzzAppOptions) {
   const cookie = await signInFromOutbox(app, options.adminEmail);
   const requests = adminRequests(options.tables);
   const reports: RouteReport[] = [];
-  for (const kind of ['create', 'list', 'update', 'delete'] as const) {
+  for (const kind of ['create', 'list', 'export', 'update', 'delete', 'bulkDelete'] as const) {
     const report = await fuzzRoute({
       route: adminRoutes[kind],
       inputs: requests[kind],

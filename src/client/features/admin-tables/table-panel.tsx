@@ -1,6 +1,6 @@
-import { Download, Plus, RotateCw } from 'lucide-react';
+import { Download, FileDown, Plus, RotateCw, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
-import type { RowValues } from '../../../shared/admin/table-api';
+import { tableExportPath, type RowValues } from '../../../shared/admin/table-api';
 import type { TableConfig, TableRow } from '../../../shared/admin/table-config';
 import { adminPrimaryButton, adminSecondaryButton } from '../../components/button-styles';
 import { Spinner } from '../../components/spinner';
@@ -8,28 +8,86 @@ import { downloadFile } from '../../lib/download-file';
 import { RowFormModal } from './row-form-modal';
 import type { TableApi } from './table-api-client';
 import { csvFileName, tableToCsv } from './table-csv';
+import { TableFilters } from './table-filters';
 import { TableGrid } from './table-grid';
 import { TablePagination } from './table-pagination';
+import { queryKey } from './table-query-url';
 import { useTablePage } from './use-table-page';
+import { useTableQuery } from './use-table-query';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: TableRow } | null;
 
 export const deleteConfirmation = 'Are you sure you want to delete this item?';
 
+/** The one confirm of a bulk delete, naming how many rows go. */
+export function bulkDeleteConfirmation(count: number): string {
+  return `Delete ${count} ${count === 1 ? 'row' : 'rows'}? You can restore them from Activity.`;
+}
+
 /**
- * One configured table (SPEC.md §2 "Table panel", §4): a page of its rows with edit and
- * delete, adding, CSV export of the loaded page, and paging.
+ * One configured table (SPEC.md §2 "Table panel", §4, DESIGN.md "Admin tools"): a page of
+ * the rows that match its search and filters, sortable by any column, with edit and delete,
+ * bulk delete of ticked rows, adding, CSV export of the loaded page or of every match, and
+ * paging over the matches.
  */
 export function TablePanel({ config, api }: { config: TableConfig; api: TableApi }) {
   const headingId = useId();
   const table = config.db_table_name;
+  const { query, setQuery } = useTableQuery(table);
   const { page, setPage, reload, loading, data, error } = useTablePage(
     api,
     table,
     config.ui_table_name,
+    query,
   );
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<ReadonlySet<number>>(new Set());
+  // Ticks belong to the page and query they were made on.
+  const view = `${page}:${queryKey(query)}`;
+  const [ticked, setTicked] = useState<{ view: string; ids: ReadonlySet<number> }>({
+    view,
+    ids: new Set(),
+  });
+  const selected = ticked.view === view ? ticked.ids : new Set<number>();
+  const [bulkDeleting, setBulkDeleting] = useState(false);
+  const searching = Boolean(query.q) || Object.keys(query.filter ?? {}).length > 0;
+  const sort = { column: query.sort ?? 'id', order: query.order ?? (query.sort ? 'asc' : 'desc') };
+
+  function select(ids: number[], on: boolean) {
+    const next = new Set(selected);
+    for (const id of ids) {
+      if (on) next.add(id);
+      else next.delete(id);
+    }
+    setTicked({ view, ids: next });
+  }
+
+  function sortBy(column: string) {
+    const current = sort.column === column ? sort.order : null;
+    const isDefault = !query.sort;
+    // Ascending, then descending, then back to newest first.
+    if (column === 'id' && isDefault) setQuery({ ...query, sort: 'id', order: 'asc' });
+    else if (current === null) setQuery({ ...query, sort: column, order: 'asc' });
+    else if (current === 'asc') setQuery({ ...query, sort: column, order: 'desc' });
+    else setQuery({ ...query, sort: undefined, order: undefined });
+  }
+
+  async function removeSelected() {
+    const ids = [...selected];
+    if (ids.length === 0 || !window.confirm(bulkDeleteConfirmation(ids.length))) return;
+    setBulkDeleting(true);
+    try {
+      await api.bulkDelete(table, ids);
+      setTicked({ view, ids: new Set() });
+      reload();
+    } catch (failure) {
+      window.alert(
+        `Error deleting items: ${failure instanceof Error ? failure.message : String(failure)}`,
+      );
+    } finally {
+      setBulkDeleting(false);
+    }
+  }
 
   async function save(values: RowValues) {
     if (editing?.mode === 'edit') {
@@ -89,7 +147,15 @@ export function TablePanel({ config, api }: { config: TableConfig; api: TableApi
             </span>
           ) : null}
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          <a
+            // The server answers as an attachment named after the table: the page stays.
+            href={tableExportPath(table, query)}
+            className={adminSecondaryButton}
+          >
+            <FileDown aria-hidden="true" className="size-4" />
+            Export all
+          </a>
           <button
             type="button"
             onClick={exportCsv}
@@ -109,6 +175,38 @@ export function TablePanel({ config, api }: { config: TableConfig; api: TableApi
           </button>
         </div>
       </div>
+
+      <TableFilters config={config} query={query} onChange={setQuery} />
+      {selected.size > 0 ? (
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b border-sand-200 bg-sage-50 px-4 py-2.5 text-sm sm:px-6">
+          <p className="font-medium text-sage-800">
+            {selected.size} {selected.size === 1 ? 'row' : 'rows'} selected
+          </p>
+          <div className="flex items-center gap-2">
+            <button
+              type="button"
+              onClick={() => setTicked({ view, ids: new Set() })}
+              className="rounded-lg px-2.5 py-1.5 font-medium text-sage-800 hover:bg-sand-100"
+            >
+              Clear selection
+            </button>
+            <button
+              type="button"
+              disabled={bulkDeleting}
+              onClick={() => void removeSelected()}
+              className="inline-flex items-center gap-1.5 rounded-lg bg-red-700 px-3 py-1.5 font-semibold text-white shadow-sm hover:bg-red-800 disabled:opacity-60"
+            >
+              <Trash2 aria-hidden="true" className="size-4" />
+              Delete selected
+            </button>
+          </div>
+        </div>
+      ) : null}
+      {searching && data && !error ? (
+        <p role="status" className="px-4 pt-3 text-sm text-ink-muted sm:px-6">
+          {data.count === 1 ? '1 matching row' : `${data.count} matching rows`}
+        </p>
+      ) : null}
 
       {error ? (
         <div
@@ -135,6 +233,11 @@ export function TablePanel({ config, api }: { config: TableConfig; api: TableApi
             deleting={deleting}
             onEdit={(row) => setEditing({ mode: 'edit', row })}
             onDelete={(row) => void remove(row)}
+            sort={sort}
+            onSort={sortBy}
+            selected={selected}
+            onSelect={select}
+            emptyText={searching ? 'No rows match this search.' : undefined}
           />
           {data.count > 0 ? (
             <TablePagination page={page} count={data.count} disabled={loading} onPage={setPage} />

@@ -51,16 +51,25 @@ export async function updateRow(
     .executeTakeFirst();
 }
 
-/** Whether a row with this id existed. */
-export async function deleteRow(
+/**
+ * Deletes the rows with these ids and records them, whole, in one audit entry (so Restore can
+ * put them back with their ids), in one statement. Returns how many rows existed.
+ */
+export async function deleteRowsAudited(
   db: Kysely<Database>,
   table: TableConfig,
-  id: number,
-): Promise<boolean> {
-  const deleted = await dynamicTables(db)
-    .deleteFrom(table.db_table_name)
-    .where('id', '=', id)
-    .returning('id')
-    .executeTakeFirst();
-  return deleted !== undefined;
+  ids: number[],
+  audit: { adminEmail: string; action: 'delete' | 'bulk_delete' },
+): Promise<number> {
+  const { rows } = await sql<{ deleted: number }>`
+    with gone as (
+      delete from ${sql.table(table.db_table_name)}
+      where id = any(${`{${ids.join(',')}}`}::bigint[]) returning *
+    )
+    insert into admin_audit_log (admin_email, action, table_name, row_ids, before)
+    select ${audit.adminEmail}, ${audit.action}, ${table.db_table_name},
+      array_agg(id order by id), jsonb_agg(to_jsonb(gone) order by id)
+    from gone having count(*) > 0
+    returning cardinality(row_ids) as deleted`.execute(db);
+  return rows[0] ? Number(rows[0].deleted) : 0;
 }

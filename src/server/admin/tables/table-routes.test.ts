@@ -6,9 +6,20 @@ import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sin
 import { buildTestApp } from '../../../../tests/support/test-app';
 import { testConfig } from '../../../../tests/support/test-config';
 import { describeEachDatabase } from '../../../../tests/support/test-database';
-import { tableRowPath, tableRowsPath } from '../../../shared/admin/table-api';
+import { tableToCsv } from '../../../shared/admin/csv-cells';
+import {
+  tableExportPath,
+  tableQueryString,
+  tableRowPath,
+  tableRowsPath,
+} from '../../../shared/admin/table-api';
 import type { TableConfig, TableRow } from '../../../shared/admin/table-config';
 import { tableConfigurationsDir } from '../../app';
+import { EXPORT_BATCH } from './export-rows';
+import { readListQuery } from './list-query';
+import { listRows } from './list-rows';
+import { richTextToPlain } from './rich-text-to-plain';
+import { toTableRow } from './row-output';
 import { loadTableConfigurations } from './table-configurations';
 
 const ADMIN = 'owner@example.com';
@@ -166,6 +177,116 @@ describeEachDatabase('the admin table API', (use) => {
     const last = await admin('GET', `${tableRowsPath('refund_inquiries')}?page=10000000`);
     expect(last.statusCode).toBe(200);
     expect(last.json().rows).toEqual([]);
+  });
+
+  it('searches, sorts and filters over the API, counting the matches', async () => {
+    const query = tableQueryString({
+      q: 'PERSON1',
+      sort: 'name',
+      order: 'desc',
+      filter: { email_sent: false },
+    });
+    const response = await admin('GET', `${tableRowsPath('refund_inquiries')}${query}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json();
+    // Persons 1, 10, 11 and 12 of the first test are person1…@; 1 and 11 were not emailed.
+    expect(answer.rows.map((row: TableRow) => row.name)).toEqual(['Person 11', 'Person 1']);
+    expect(answer).toMatchObject({ count: 2, page: 0, pageSize: 10 });
+  });
+
+  it('refuses an unconfigured column, a malformed filter and an oversized query with a clear 400', async () => {
+    const refusals: [string, string][] = [
+      ['sort=password', 'Refund Inquiries has no column "password" to sort by.'],
+      ['sort=notes&sort=name', 'Sort by one column (sort), not several.'],
+      ['order=up', 'The order must be "asc" or "desc".'],
+      [`q=${'a'.repeat(201)}`, 'The search is too long (at most 200 characters).'],
+      ['q=%00', 'The search cannot contain a NUL character.'],
+      [
+        `filter=${encodeURIComponent('{"password":"x"}')}`,
+        'Refund Inquiries has no column "password" to filter by.',
+      ],
+      [
+        `filter=${encodeURIComponent('{"__proto__":{"x":1}}')}`,
+        'Refund Inquiries has no column "__proto__" to filter by.',
+      ],
+      ['filter=%7B', 'The filter must be a JSON object of column names and values.'],
+      ['filter=%5B%5D', 'The filter must be a JSON object of column names and values.'],
+      [`filter=${'x'.repeat(2001)}`, 'The filter is too long (at most 2000 characters).'],
+      [
+        `filter=${encodeURIComponent('{"email_sent":"no"}')}`,
+        'Filter "Email Sent" must be true or false.',
+      ],
+      [`filter=${encodeURIComponent('{"id":"7"}')}`, 'Filter "ID" must be a number.'],
+      [
+        `filter=${encodeURIComponent('{"created_at":{"from":"2025-02-30"}}')}`,
+        'Filter "Created At" must be a range like {"from":"2025-05-01","to":"2025-05-31"} (days in UTC, or ISO 8601 times with a zone).',
+      ],
+      [
+        `filter=${encodeURIComponent('{"notes":"x"}')}`,
+        'Filter "Notes": rich text cannot be filtered; search instead.',
+      ],
+    ];
+    for (const [query, message] of refusals) {
+      const response = await admin('GET', `${tableRowsPath('refund_inquiries')}?${query}`);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json(), query).toEqual({ error: 'Bad Request', message });
+    }
+  });
+
+  it('exports every matching row as CSV, streamed in batches, with the page export cell rules', async () => {
+    const db = use().db;
+    await sql`insert into terms_of_service_feedback (name, email, message, notes, email_sent)
+      select 'Reader ' || g, 'reader' || g || '@example.com', case when g % 7 = 0 then '=1+1' else 'Fine' end,
+        '<p>Note&nbsp;' || g || '</p><p>two</p>', g % 2 = 0
+      from generate_series(1, ${EXPORT_BATCH * 2 + 37}) as g`.execute(db);
+    const config = configOf('terms_of_service_feedback');
+    const query = {
+      q: 'reader',
+      sort: 'name',
+      order: 'asc' as const,
+      filter: { email_sent: false },
+    };
+    const response = await admin('GET', tableExportPath('terms_of_service_feedback', query));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="Terms_of_Service_Feedback.csv"; filename*=UTF-8''Terms_of_Service_Feedback.csv`,
+    );
+    const read = readListQuery(config, {
+      q: query.q,
+      sort: query.sort,
+      order: query.order,
+      filter: JSON.stringify(query.filter),
+    });
+    if (!read.ok) throw new Error(read.message);
+    const expected: TableRow[] = [];
+    for (let page = 0; ; page++) {
+      const { rows } = await listRows(db, config, page, read.query);
+      if (rows.length === 0) break;
+      expected.push(...rows.map((row) => toTableRow(config, row)));
+    }
+    expect(expected).toHaveLength(EXPORT_BATCH + 19);
+    expect(response.body).toBe(tableToCsv(config, expected, richTextToPlain));
+    const lines = response.body.split('\r\n');
+    expect(lines[0]).toBe(
+      'Name,Email,Message,Email Sent,Email Sent At,Notes,Created At,Updated At',
+    );
+    expect(lines[1]).toMatch(/^Reader 1,reader1@example.com,Fine,No,,"Note 1\ntwo",/);
+    expect(response.body).toContain(`Reader 7,reader7@example.com,"'=1+1",No`);
+
+    const none = await admin('GET', tableExportPath('terms_of_service_feedback', { q: 'nobody' }));
+    expect(none.body).toBe(
+      'Name,Email,Message,Email Sent,Email Sent At,Notes,Created At,Updated At',
+    );
+    const refused = await admin(
+      'GET',
+      `${tableExportPath('terms_of_service_feedback')}?sort=password`,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toBe(
+      'Terms of Service Feedback has no column "password" to sort by.',
+    );
+    expect((await admin('GET', tableExportPath('auth_user'))).statusCode).toBe(404);
   });
 
   it('creates a row, sets updated_at itself, and lets the database fill what is left out', async () => {

@@ -2,11 +2,17 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { SavedRow, TablePage } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig } from '../../../shared/admin/table-config';
 import { HttpError } from '../../http/errors';
+import { csvFileName } from '../../../shared/admin/csv-cells';
+import { exportCsv } from './export-rows';
+import { readListQuery, type ListQuery } from './list-query';
 import { listRows } from './list-rows';
 import { quoteName } from './quote-name';
 import { readRowValues, type WritableValues } from './row-input';
 import { toTableRow } from './row-output';
-import { deleteRow, insertRow, updateRow } from './row-writes';
+import * as z from 'zod/mini';
+import { MAX_BULK_DELETE, type BulkDeleted } from '../../../shared/admin/table-api';
+import { recordAudit, wholeRows } from '../audit/audit-log';
+import { deleteRowsAudited, insertRow, updateRow } from './row-writes';
 
 /** Room for rich text with a few pasted images (Quill stores them as base64). */
 export const ROW_BODY_LIMIT = 2 * 1024 * 1024;
@@ -14,7 +20,36 @@ export const ROW_BODY_LIMIT = 2 * 1024 * 1024;
 export const MAX_PAGE = 10_000_000;
 
 type TableParams = { table: string };
+
+/** A download's name: plain ASCII for every client, and the exact name for those that read it. */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
 type RowParams = { table: string; id: string };
+
+const NOT_IDS = 'The ids must be positive whole numbers.';
+
+const bulkDeleteBody = z.strictObject(
+  {
+    ids: z
+      .array(
+        z
+          .number({ error: NOT_IDS })
+          .check(
+            z.int({ error: NOT_IDS }),
+            z.positive({ error: NOT_IDS }),
+            z.maximum(Number.MAX_SAFE_INTEGER, { error: NOT_IDS }),
+          ),
+        { error: NOT_IDS },
+      )
+      .check(
+        z.minLength(1, 'Choose at least one row to delete.'),
+        z.maxLength(MAX_BULK_DELETE, `Delete at most ${MAX_BULK_DELETE} rows at a time.`),
+      ),
+  },
+  { error: 'The body must be { "ids": [ … ] } and nothing else.' },
+);
 
 function readPage(query: unknown): number {
   const raw = (query as Record<string, unknown> | undefined)?.page;
@@ -69,6 +104,12 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
     return input.values;
   }
 
+  function listQuery(table: TableConfig, query: unknown): ListQuery {
+    const read = readListQuery(table, query);
+    if (!read.ok) throw new HttpError(400, read.message);
+    return read.query;
+  }
+
   const noRow = (table: TableConfig, id: number) =>
     new HttpError(404, `${table.ui_table_name} has no row with id ${id}.`);
 
@@ -89,7 +130,8 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
     scope.get<{ Params: TableParams }>('/tables/:table/rows', async (request) => {
       const table = configured(request.params.table);
       const page = readPage(request.query);
-      const { rows, count } = await listRows(db, table, page);
+      const query = listQuery(table, request.query);
+      const { rows, count } = await listRows(db, table, page, query);
       const answer: TablePage = {
         rows: rows.map((row) => toTableRow(table, row)),
         count,
@@ -99,13 +141,38 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
       return answer;
     });
 
+    scope.get<{ Params: TableParams }>('/tables/:table/export', async (request, reply) => {
+      const table = configured(request.params.table);
+      const query = listQuery(table, request.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachment(csvFileName(table)))
+        .header('cache-control', 'no-store')
+        .send(exportCsv(db, table, query));
+    });
+
     scope.post<{ Params: TableParams }>(
       '/tables/:table/rows',
       { bodyLimit: ROW_BODY_LIMIT },
       async (request, reply) => {
         const table = configured(request.params.table);
         const input = values(table, request.body);
-        const row = await writing(() => insertRow(db, table, input));
+        const adminEmail = request.admin!.email;
+        const row = await writing(() =>
+          db.transaction().execute(async (trx) => {
+            const inserted = await insertRow(trx, table, input);
+            const id = Number(inserted.id);
+            const after = await wholeRows(trx, table.db_table_name, [id]);
+            await recordAudit(trx, {
+              adminEmail,
+              action: 'create',
+              tableName: table.db_table_name,
+              rowIds: [id],
+              after,
+            });
+            return inserted;
+          }),
+        );
         const answer: SavedRow = { row: toTableRow(table, row) };
         return reply.code(201).send(answer);
       },
@@ -118,7 +185,24 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
         const table = configured(request.params.table);
         const id = readId(request.params.id);
         const input = values(table, request.body);
-        const row = await writing(() => updateRow(db, table, id, input));
+        const adminEmail = request.admin!.email;
+        const row = await writing(() =>
+          db.transaction().execute(async (trx) => {
+            const before = await wholeRows(trx, table.db_table_name, [id]);
+            if (before.length === 0) return undefined;
+            const updated = await updateRow(trx, table, id, input);
+            const after = await wholeRows(trx, table.db_table_name, [id]);
+            await recordAudit(trx, {
+              adminEmail,
+              action: 'update',
+              tableName: table.db_table_name,
+              rowIds: [id],
+              before,
+              after,
+            });
+            return updated;
+          }),
+        );
         if (!row) throw noRow(table, id);
         const answer: SavedRow = { row: toTableRow(table, row) };
         return answer;
@@ -128,8 +212,19 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
     scope.delete<{ Params: RowParams }>('/tables/:table/rows/:id', async (request, reply) => {
       const table = configured(request.params.table);
       const id = readId(request.params.id);
-      if (!(await deleteRow(db, table, id))) throw noRow(table, id);
+      const audit = { adminEmail: request.admin!.email, action: 'delete' as const };
+      if ((await deleteRowsAudited(db, table, [id], audit)) === 0) throw noRow(table, id);
       return reply.code(204).send();
+    });
+
+    scope.post<{ Params: TableParams }>('/tables/:table/bulk-delete', async (request) => {
+      const table = configured(request.params.table);
+      const body = bulkDeleteBody.safeParse(request.body);
+      if (!body.success) throw new HttpError(400, body.error.issues[0]!.message);
+      const ids = [...new Set(body.data.ids)];
+      const audit = { adminEmail: request.admin!.email, action: 'bulk_delete' as const };
+      const answer: BulkDeleted = { deleted: await deleteRowsAudited(db, table, ids, audit) };
+      return answer;
     });
   };
 }

@@ -1,0 +1,162 @@
+import { Search, X } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import type { TableFilter, TableQuery } from '../../../shared/admin/table-api';
+import { MAX_SEARCH_LENGTH } from '../../../shared/admin/table-api';
+import type { TableConfig } from '../../../shared/admin/table-config';
+
+/** How long typing pauses before the search runs. */
+export const SEARCH_DELAY_MS = 300;
+
+type TableFiltersProps = {
+  config: TableConfig;
+  query: TableQuery;
+  onChange(query: TableQuery): void;
+};
+
+const inputLook =
+  'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
+
+/** The search box and the filters that fit the table's columns. */
+export function TableFilters({ config, query, onChange }: TableFiltersProps) {
+  const id = useId();
+  const has = (column: string) => config.field_list.some((field) => field.db_name === column);
+  const searchable = ['name', 'email', 'message'].filter(has);
+  const filter = query.filter ?? {};
+  const urlText = query.q ?? '';
+  const [text, setText] = useState(urlText);
+  const [shown, setShown] = useState(urlText);
+  // The address changed (Back, a reload, Clear): the box follows it.
+  if (urlText !== shown) {
+    setShown(urlText);
+    setText(urlText);
+  }
+
+  useEffect(() => {
+    const wanted = text.trim();
+    if (wanted === urlText) return;
+    const timer = setTimeout(() => {
+      setShown(wanted);
+      onChange({ ...query, q: wanted || undefined });
+    }, SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, urlText, query, onChange]);
+
+  function setFilter(column: string, value: TableFilter[string] | undefined) {
+    const next: TableFilter = { ...filter };
+    if (value === undefined) delete next[column];
+    else next[column] = value;
+    onChange({ ...query, filter: next });
+  }
+
+  const range = (filter.created_at ?? {}) as { from?: string; to?: string };
+  function setRange(end: 'from' | 'to', value: string) {
+    const next = { ...range, [end]: value || undefined };
+    if (!next.from) delete next.from;
+    if (!next.to) delete next.to;
+    setFilter('created_at', Object.keys(next).length > 0 ? next : undefined);
+  }
+
+  const active = Boolean(query.q) || Object.keys(filter).length > 0;
+
+  return (
+    <div className="flex flex-wrap items-end gap-x-4 gap-y-3 border-b border-sand-200 bg-sand-50/60 px-4 py-3 sm:px-6">
+      {searchable.length > 0 ? (
+        <div className="flex min-w-0 flex-[1_1_14rem] flex-col gap-1">
+          <label htmlFor={`${id}-q`} className="text-xs font-medium text-ink-muted">
+            Search {searchable.join(', ')}
+          </label>
+          <div className="relative">
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
+            />
+            <input
+              id={`${id}-q`}
+              type="search"
+              value={text}
+              maxLength={MAX_SEARCH_LENGTH}
+              onChange={(event) => setText(event.target.value)}
+              placeholder="Search…"
+              className={`${inputLook} w-full pl-9`}
+            />
+          </div>
+        </div>
+      ) : null}
+      {has('email_sent') ? (
+        <label className="flex items-center gap-2 py-2 text-sm text-ink">
+          <input
+            type="checkbox"
+            checked={filter.email_sent === false}
+            onChange={(event) => setFilter('email_sent', event.target.checked ? false : undefined)}
+            className="size-4 accent-sage-700"
+          />
+          Email not sent
+        </label>
+      ) : null}
+      {has('purchase_intent') ? (
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-intent`} className="text-xs font-medium text-ink-muted">
+            Purchase intent
+          </label>
+          <select
+            id={`${id}-intent`}
+            value={filter.purchase_intent === undefined ? '' : String(filter.purchase_intent)}
+            onChange={(event) =>
+              setFilter(
+                'purchase_intent',
+                event.target.value === '' ? undefined : event.target.value === 'true',
+              )
+            }
+            className={inputLook}
+          >
+            <option value="">Any</option>
+            <option value="true">Yes</option>
+            <option value="false">No</option>
+          </select>
+        </div>
+      ) : null}
+      {has('created_at') ? (
+        <fieldset className="flex flex-wrap items-end gap-2">
+          <legend className="sr-only">Created between (UTC days)</legend>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-from`} className="text-xs font-medium text-ink-muted">
+              Created from
+            </label>
+            <input
+              id={`${id}-from`}
+              type="date"
+              value={range.from ?? ''}
+              onChange={(event) => setRange('from', event.target.value)}
+              className={inputLook}
+            />
+          </div>
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-to`} className="text-xs font-medium text-ink-muted">
+              to
+            </label>
+            <input
+              id={`${id}-to`}
+              type="date"
+              value={range.to ?? ''}
+              onChange={(event) => setRange('to', event.target.value)}
+              className={inputLook}
+            />
+          </div>
+        </fieldset>
+      ) : null}
+      {active ? (
+        <button
+          type="button"
+          onClick={() => {
+            setText('');
+            onChange({ sort: query.sort, order: query.order });
+          }}
+          className="inline-flex items-center gap-1 rounded-lg px-2 py-2 text-sm font-medium text-sage-800 hover:bg-sand-100"
+        >
+          <X aria-hidden="true" className="size-4" />
+          Clear search and filters
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+import { useCallback, useMemo } from 'react';
+import type { TableQuery } from '../../../shared/admin/table-api';
+import { navigate, useLocation } from '../../app/router';
+import { readTableQuery, writeTableQuery } from './table-query-url';
+
+/**
+ * A panel's query, read from the address and changed by going to a new address (a history
+ * entry of its own, so Back returns to the previous search).
+ */
+export function useTableQuery(table: string) {
+  const location = useLocation();
+  const query = useMemo(() => readTableQuery(location.search, table), [location.search, table]);
+  const setQuery = useCallback(
+    (next: TableQuery) => {
+      // The current address, not the rendered one: two panels may change it in one tick.
+      const hash = window.location.hash.replace(/^#/, '');
+      const searchAt = hash.indexOf('?');
+      const pathname = searchAt === -1 ? hash || '/' : hash.slice(0, searchAt);
+      const search = searchAt === -1 ? '' : hash.slice(searchAt);
+      navigate(`${pathname}${writeTableQuery(search, table, next)}`);
+    },
+    [table],
+  );
+  return { query, setQuery };
+}

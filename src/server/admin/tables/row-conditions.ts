@@ -1,0 +1,68 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { TableConfig } from '../../../shared/admin/table-config';
+import { SEARCHED_COLUMNS, type Condition, type Instant, type ListQuery } from './list-query';
+
+/** `%`, `_` and `\` match themselves in a search, not any text. */
+function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function startOf(bound: Instant): RawBuilder<unknown> {
+  return 'day' in bound
+    ? sql`(${bound.day}::date::timestamp at time zone 'UTC')`
+    : sql`${bound.at}::timestamptz`;
+}
+
+/** The first instant after the range: the next day's start for a day, else the instant itself. */
+function endOf(bound: Instant, column: RawBuilder<unknown>): RawBuilder<boolean> {
+  return 'day' in bound
+    ? sql<boolean>`${column} < ((${bound.day}::date + 1)::timestamp at time zone 'UTC')`
+    : sql<boolean>`${column} <= ${bound.at}::timestamptz`;
+}
+
+function conditionSql(condition: Condition): RawBuilder<boolean> {
+  const column = sql.ref(condition.column);
+  switch (condition.kind) {
+    case 'empty':
+      return sql<boolean>`${column} is null`;
+    case 'equals':
+      // Numbers compare as numeric, so 1.5 against a bigint column is false, not an error.
+      return typeof condition.value === 'number'
+        ? sql<boolean>`${column} = ${String(condition.value)}::numeric`
+        : sql<boolean>`${column} = ${condition.value}`;
+    case 'range': {
+      const parts: RawBuilder<boolean>[] = [];
+      if (condition.from) parts.push(sql<boolean>`${column} >= ${startOf(condition.from)}`);
+      if (condition.to) parts.push(endOf(condition.to, sql`${column}`));
+      return sql<boolean>`(${sql.join(parts, sql` and `)})`;
+    }
+  }
+}
+
+/** The rows a query matches, as one SQL condition (true for all rows). */
+export function whereMatching(table: TableConfig, query: ListQuery): RawBuilder<boolean> {
+  const parts = query.conditions.map(conditionSql);
+  if (query.q !== null) {
+    const pattern = likePattern(query.q);
+    const searched = SEARCHED_COLUMNS.filter((name) =>
+      table.field_list.some((field) => field.db_name === name),
+    );
+    parts.push(
+      searched.length === 0
+        ? sql<boolean>`false`
+        : sql<boolean>`(${sql.join(
+            searched.map((name) => sql`${sql.ref(name)} ilike ${pattern}`),
+            sql` or `,
+          )})`,
+    );
+  }
+  return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`${sql.join(parts, sql` and `)}`;
+}
+
+/** Sort column then id, both in the query's order: every row has one place. */
+export function orderMatching(query: ListQuery): RawBuilder<unknown> {
+  const direction = sql.raw(query.order === 'asc' ? 'asc nulls last' : 'desc nulls first');
+  return query.sort === 'id'
+    ? sql`id ${direction}`
+    : sql`${sql.ref(query.sort)} ${direction}, id ${direction}`;
+}

@@ -1,0 +1,57 @@
+import { tableNames } from '../../shared/tables';
+
+/**
+ * Every place the database keeps a person's address: the one list the People tool reads and
+ * erases from. A table that stores an address gets an entry here (people-erase.test.ts walks
+ * every text and JSON column of every schema and fails while any place is missing).
+ *
+ * - `owner`: the column saying whose record a row is; rows of the address are deleted, or,
+ *   with `anonymise`, kept with those columns replaced (orders stay for accounting).
+ * - `mentions`: text columns that may name the address inside other rows: it is replaced.
+ * - `rowArrays`: jsonb arrays of whole rows (the audit log): a row naming the address becomes
+ *   `{ id, erased: true }`.
+ */
+export type PersonDataLocation = {
+  table: string;
+  label: string;
+  owner?: { column: string; match: 'equals' | 'contains' };
+  anonymise?: Record<string, string>;
+  mentions?: string[];
+  rowArrays?: string[];
+};
+
+const formTables: PersonDataLocation[] = tableNames.map((table) => ({
+  table,
+  label: table.replaceAll('_', ' '),
+  owner: { column: 'email', match: 'equals' },
+  mentions: ['name', 'notes', ...(table === 'free_product_gift_submissions' ? [] : ['message'])],
+}));
+
+export const personDataLocations: PersonDataLocation[] = [
+  ...formTables,
+  // Deleting the user deletes its sessions and accounts (foreign keys on delete cascade).
+  {
+    table: 'auth_user',
+    label: 'sign-in account',
+    owner: { column: 'email', match: 'equals' },
+    mentions: ['name'],
+  },
+  // Sign-in codes: the identifier is "<type>-otp-<address>".
+  {
+    table: 'auth_verification',
+    label: 'sign-in codes',
+    owner: { column: 'identifier', match: 'contains' },
+  },
+  // Code email counters: "email:<address>".
+  {
+    table: 'auth_send_throttle',
+    label: 'sign-in email counters',
+    owner: { column: 'key', match: 'contains' },
+  },
+  {
+    table: 'admin_audit_log',
+    label: 'admin activity',
+    mentions: ['admin_email', 'restored_by'],
+    rowArrays: ['before', 'after'],
+  },
+];
