@@ -8,6 +8,7 @@ import { adminPlugin } from './admin/admin-plugin';
 import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { tableRoutes } from './admin/tables/table-routes';
 import { authPlugin } from './auth/auth-plugin';
+import { backupRoutes } from './backup/backup-routes';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { healthRoutes } from './health/health-routes';
@@ -61,6 +62,7 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(
       tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
     );
+    instance.registerAdminRoutes(backupRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

@@ -20,6 +20,13 @@ export const adminPages: AdminPage[] = [
       import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
     ),
   },
+  {
+    path: paths.adminBackup,
+    label: 'Backup',
+    page: lazy(() =>
+      import('../features/backup/backup-page').then((m) => ({ default: m.BackupPage })),
+    ),
+  },
 ];
 
 export function adminPageFor(pathname: string): AdminPage | undefined {
