@@ -35,6 +35,7 @@ async function buildServer() {
     entryPoints: {
       index: path.join(root, 'src/server/index.ts'),
       'migrate-cli': path.join(root, 'src/server/migrate-cli.ts'),
+      'backup-cli': path.join(root, 'src/server/backup/backup-cli.ts'),
     },
     outdir: path.join(root, 'dist/server'),
     bundle: true,

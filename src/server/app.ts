@@ -10,6 +10,7 @@ import { tableRoutes } from './admin/tables/table-routes';
 import { auditRoutes } from './admin/audit/audit-routes';
 import { peopleRoutes } from './people/people-routes';
 import { authPlugin } from './auth/auth-plugin';
+import { backupRoutes } from './backup/backup-routes';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { healthRoutes } from './health/health-routes';
@@ -71,6 +72,7 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(deliveryRoutes);
     instance.registerAdminRoutes(auditRoutes);
     instance.registerAdminRoutes(peopleRoutes);
+    instance.registerAdminRoutes(backupRoutes);
     await instance.register(formRoutes);
     if (clientDir) await instance.register(staticSite, { clientDir });
     notFound(instance);

@@ -68,3 +68,33 @@ export function describeEachDatabase(
     });
   }
 }
+
+/**
+ * A new database with no tables at all (restores and copies need one): an in-memory PGlite,
+ * or a PostgreSQL database created from template0.
+ */
+export async function createEmptyTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ inMemory: true });
+    return { ...database, url: null, dispose: () => database.close() };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('PostgreSQL tests need TEST_DATABASE_URL.');
+  const name = `soul_reset_empty_${randomBytes(6).toString('hex')}`;
+  await withAdminClient(adminUrl, (client) =>
+    client.query(`create database "${name}" template template0`),
+  );
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...database,
+    url: url.toString(),
+    dispose: async () => {
+      await database.close();
+      await withAdminClient(adminUrl, (client) =>
+        client.query(`drop database if exists "${name}" with (force)`),
+      );
+    },
+  };
+}

@@ -34,6 +34,13 @@ export const adminPages: AdminPage[] = [
       import('../features/people/people-page').then((m) => ({ default: m.PeoplePage })),
     ),
   },
+  {
+    path: paths.adminBackup,
+    label: 'Backup',
+    page: lazy(() =>
+      import('../features/backup/backup-page').then((m) => ({ default: m.BackupPage })),
+    ),
+  },
 ];
 
 export function adminPageFor(pathname: string): AdminPage | undefined {
