@@ -44,9 +44,14 @@ export async function staticSite(app: FastifyInstance, options: { clientDir: str
   });
 }
 
+/** The encoding a page is sent in for an Accept-Encoding header: brotli, gzip or none. */
+export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = acceptEncoding ?? '';
+  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+}
+
 function sendIndex(page: CompressedPage, request: FastifyRequest, reply: FastifyReply) {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  const encoding = pageEncoding(request.headers['accept-encoding']);
   reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
