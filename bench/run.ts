@@ -48,7 +48,9 @@ const results: Record<string, unknown> = {
 const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-bench-'));
 try {
   if (selected('page')) {
-    console.log(`page: Lighthouse mobile, ${runs} runs each of home and its no-script floor...`);
+    console.log(
+      `page: Lighthouse mobile, ${runs} rounds of home, its no-script floor and routes...`,
+    );
     results.page = await benchPage(root, runs, path.join(scratchDir, 'page'));
   }
   if (selected('submit')) {

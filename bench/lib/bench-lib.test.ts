@@ -2,9 +2,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compressPage } from '../../src/server/web/index-page';
+import { summarisePage, type LighthouseRun } from '../parts/page';
 import { firstLoadBytes } from './first-load-bytes';
-import { stripScripts } from './floor';
+import { buildFloor, stripScripts } from './floor';
+import { rawGet, startFloorServer } from './floor-server';
 import { formatResults } from './report';
 import { median, percentile } from './stats';
 
@@ -22,6 +28,129 @@ describe('stripScripts', () => {
     expect(floor).not.toContain('modulepreload');
     expect(floor).toContain('<link rel="stylesheet" crossorigin href="/assets/index-123.css">');
     expect(floor).toContain('<div id="root"><h1>Home</h1></div>');
+  });
+});
+
+describe('buildFloor', () => {
+  it('takes the served HTML without scripts and the page headers without per-response ones', () => {
+    const floor = buildFloor(html, {
+      'Content-Security-Policy': "script-src 'self'",
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+      'content-encoding': 'br',
+      'content-length': '6809',
+      date: 'Tue, 24 Nov 2026 18:34:25 GMT',
+      'x-request-id': 'abc',
+      connection: 'keep-alive',
+      'keep-alive': 'timeout=72',
+    });
+    expect(floor.html).toBe(stripScripts(html));
+    expect(floor.headers).toEqual({
+      'content-security-policy': "script-src 'self'",
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      vary: 'accept-encoding',
+    });
+  });
+});
+
+describe('startFloorServer', () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  /** An app stand-in: its home page compressed like the real one, and a stylesheet. */
+  async function fakeApp(homeHtml: string) {
+    const page = await compressPage(homeHtml);
+    const hits: string[] = [];
+    const server = http.createServer((request, response) => {
+      hits.push(request.url ?? '');
+      if (request.url === '/') {
+        const accepted = request.headers['accept-encoding'] ?? '';
+        const encoding = accepted.includes('br') ? 'br' : null;
+        response.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'content-security-policy': "default-src 'self'",
+          'cache-control': 'no-cache',
+          vary: 'accept-encoding',
+          'x-request-id': String(hits.length),
+          ...(encoding ? { 'content-encoding': encoding } : {}),
+        });
+        response.end(encoding ? page.br : page.plain);
+      } else {
+        response.writeHead(200, { 'content-type': 'text/css', 'cache-control': 'immutable' });
+        response.end('body{color:red}');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  }
+
+  it('serves the bytes the home page serves, minus scripts, compressed and headed alike', async () => {
+    const bigHtml = html.replace('<h1>Home</h1>', `<h1>Home</h1>${'<p>calm</p>'.repeat(400)}`);
+    const app = await fakeApp(bigHtml);
+    const floor = await startFloorServer(app.url);
+    closers.push(floor.close);
+
+    const home = await rawGet(`${app.url}/`, { 'accept-encoding': 'gzip, deflate, br' });
+    const served = await rawGet(`${floor.url}/`, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(served.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(served.body).toString()).toBe(stripScripts(bigHtml));
+    expect(served.body).toEqual((await compressPage(stripScripts(bigHtml))).br);
+    for (const name of ['content-type', 'content-security-policy', 'cache-control', 'vary']) {
+      expect(served.headers[name]).toBe(home.headers[name]);
+    }
+    expect(served.headers['x-request-id']).toBeUndefined();
+
+    const gzip = await rawGet(`${floor.url}/`, { 'accept-encoding': 'gzip' });
+    expect(gunzipSync(gzip.body).toString()).toBe(stripScripts(bigHtml));
+    const plain = await rawGet(`${floor.url}/`);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(stripScripts(bigHtml));
+  });
+
+  it('answers other paths from memory after one fetch from the app', async () => {
+    const app = await fakeApp(html);
+    const floor = await startFloorServer(app.url);
+    closers.push(floor.close);
+
+    const first = await rawGet(`${floor.url}/assets/index-123.css`);
+    const second = await rawGet(`${floor.url}/assets/index-123.css`);
+    expect(first.body.toString()).toBe('body{color:red}');
+    expect(second.body).toEqual(first.body);
+    expect(second.headers['cache-control']).toBe('immutable');
+    expect(app.hits.filter((url) => url === '/assets/index-123.css')).toHaveLength(1);
+  });
+});
+
+describe('summarisePage', () => {
+  const run = (lcpMs: number, tbtMs = 10): LighthouseRun => ({
+    scores: { performance: 100, accessibility: 100, 'best-practices': 100, seo: 100 },
+    lcpMs,
+    fcpMs: lcpMs,
+    tbtMs,
+    cls: 0,
+  });
+
+  it('gives medians, ranges, the ratio of medians and the range of pair ratios', () => {
+    const result = summarisePage(
+      {
+        home: [run(1000, 40), run(1100, 50), run(1300, 60)],
+        floor: [run(1000, 10), run(1000, 20), run(1000, 30)],
+        'privacy-policy': [run(900), run(1050), run(1200)],
+      },
+      3,
+      { html: 1, html_br: 1, home_html_br: 1 },
+      { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 } },
+    );
+    expect(result.targets.home!.lcp_ms).toEqual({ median: 1100, min: 1000, max: 1300 });
+    expect(result.lcp_ratio).toBe(1.1);
+    expect(result.lcp_ratio_pairs).toEqual({ median: 1.1, min: 1, max: 1.3 });
+    expect(result.lcp_ratio_to_floor).toEqual({ home: 1.1, 'privacy-policy': 1.05 });
+    expect(result.tbt_over_floor_ms).toBe(30);
   });
 });
 

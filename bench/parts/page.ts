@@ -3,28 +3,35 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { firstLoadBytes } from '../lib/first-load-bytes';
+import { rawGet, startFloorServer } from '../lib/floor-server';
 import { startBenchServer } from '../lib/processes';
 import { median, round } from '../lib/stats';
 import { chromiumFlags, chromiumPath } from '../../scripts/chromium.mjs';
 
 const CHROME_FLAGS = ['--headless=new', ...chromiumFlags].join(' ');
 
-type LighthouseRun = {
+export type LighthouseRun = {
   scores: Record<string, number>;
   lcpMs: number;
+  fcpMs: number;
   tbtMs: number;
   cls: number;
 };
 
+/** A public route measured against the home floor; `hash` is the route's location hash. */
+export const PAGE_TARGETS: { name: string; hash: string }[] = [{ name: 'home', hash: '' }];
+
 export type PageResults = {
-  runs: number;
-  scores: Record<string, number>;
-  lcp_ms: number;
-  floor_lcp_ms: number;
+  pairs: number;
+  /** Each target's Lighthouse runs, in the order they ran, summarised. */
+  targets: Record<string, TargetSummary>;
+  /** Median LCP of home over the floor's; and the range of that ratio within the pairs. */
   lcp_ratio: number;
-  tbt_ms: number;
-  cls: number;
-  floor_scores: Record<string, number>;
+  lcp_ratio_pairs: Range;
+  /** Every route's median LCP over the floor's median LCP. */
+  lcp_ratio_to_floor: Record<string, number>;
+  tbt_over_floor_ms: number;
+  floor_bytes: { html: number; html_br: number; home_html_br: number };
   js_raw_bytes: number;
   js_gzip_bytes: number;
   css_raw_bytes: number;
@@ -84,6 +91,7 @@ async function lighthouseOnce(url: string, root: string): Promise<LighthouseRun>
     return {
       scores,
       lcpMs: result.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+      fcpMs: result.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
       tbtMs: result.audits['total-blocking-time']?.numericValue ?? Number.NaN,
       cls: result.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN,
     };
@@ -92,45 +100,134 @@ async function lighthouseOnce(url: string, root: string): Promise<LighthouseRun>
   }
 }
 
-function medianScores(runs: LighthouseRun[]): Record<string, number> {
+export function medianScores(runs: LighthouseRun[]): Record<string, number> {
   const ids = Object.keys(runs[0]?.scores ?? {});
   return Object.fromEntries(ids.map((id) => [id, median(runs.map((run) => run.scores[id]!))]));
 }
 
 /**
- * Lighthouse on the home route and on its floor (the same HTML and CSS without scripts, from
- * the same server), alternating so that machine noise hits both alike.
+ * Lighthouse on the home route, on its floor (the bytes home serves without scripts, from a
+ * static server in memory, see floor-server.ts) and on every other public route, in rounds:
+ * each round runs them all, in the opposite order to the round before, so that machine noise
+ * and drift hit each alike.
  */
-export async function benchPage(root: string, runs: number, dataDir: string): Promise<PageResults> {
+export async function benchPage(
+  root: string,
+  pairs: number,
+  dataDir: string,
+): Promise<PageResults> {
   const server = await startBenchServer(
     ['--import', 'tsx', path.join(root, 'bench/bench-server.ts')],
     { DATA_DIR: dataDir, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret' },
   );
-  const home: LighthouseRun[] = [];
-  const floor: LighthouseRun[] = [];
+  const runs: Record<string, LighthouseRun[]> = {};
+  let floorBytes: PageResults['floor_bytes'];
   try {
-    for (let run = 0; run < runs; run += 1) {
-      home.push(await lighthouse(`${server.url}/`, root));
-      floor.push(await lighthouse(`${server.url}/__bench/floor`, root));
+    const floorServer = await startFloorServer(server.url);
+    try {
+      const brotliOf = async (url: string) =>
+        (await rawGet(url, { 'accept-encoding': 'br' })).body.length;
+      floorBytes = {
+        html: Buffer.byteLength(floorServer.floor.html),
+        html_br: await brotliOf(`${floorServer.url}/`),
+        home_html_br: await brotliOf(`${server.url}/`),
+      };
+      const targets = [
+        ...PAGE_TARGETS.map(({ name, hash }) => ({ name, url: `${server.url}/${hash}` })),
+        { name: 'floor', url: `${floorServer.url}/` },
+      ];
+      // One unmeasured load of each warms both servers (the floor server's asset cache).
+      for (const target of targets) await rawGet(target.url, { 'accept-encoding': 'br' });
+      for (let round = 0; round < pairs; round += 1) {
+        const order = round % 2 === 0 ? targets : [...targets].reverse();
+        for (const target of order) {
+          (runs[target.name] ??= []).push(await lighthouse(target.url, root));
+        }
+      }
+    } finally {
+      await floorServer.close();
     }
   } finally {
     await server.stop();
   }
-  const bytes = await firstLoadBytes(path.join(root, 'dist/client'));
-  const lcp = median(home.map((run) => run.lcpMs));
-  const floorLcp = median(floor.map((run) => run.lcpMs));
-  return {
+  return summarisePage(
     runs,
-    scores: medianScores(home),
-    lcp_ms: round(lcp),
-    floor_lcp_ms: round(floorLcp),
-    lcp_ratio: round(lcp / floorLcp, 2),
-    tbt_ms: round(median(home.map((run) => run.tbtMs))),
-    cls: round(median(home.map((run) => run.cls)), 3),
-    floor_scores: medianScores(floor),
+    pairs,
+    floorBytes,
+    await firstLoadBytes(path.join(root, 'dist/client')),
+  );
+}
+
+/** The figures of one bench run from its Lighthouse runs per target (home and floor included). */
+export function summarisePage(
+  runs: Record<string, LighthouseRun[]>,
+  pairs: number,
+  floorBytes: PageResults['floor_bytes'],
+  bytes: { js: { raw: number; gzip: number }; css: { raw: number; gzip: number } },
+): PageResults {
+  const floor = runs.floor ?? [];
+  const home = runs.home ?? [];
+  const floorLcp = median(floor.map((run) => run.lcpMs));
+  const pairRatios = home.map((run, index) => run.lcpMs / floor[index]!.lcpMs);
+  return {
+    pairs,
+    targets: Object.fromEntries(
+      Object.entries(runs).map(([name, list]) => [name, summariseTarget(list)]),
+    ),
+    lcp_ratio: round(median(home.map((run) => run.lcpMs)) / floorLcp, 2),
+    lcp_ratio_pairs: rangeOf(pairRatios, 2),
+    lcp_ratio_to_floor: Object.fromEntries(
+      Object.entries(runs)
+        .filter(([name]) => name !== 'floor')
+        .map(([name, list]) => [name, round(median(list.map((run) => run.lcpMs)) / floorLcp, 2)]),
+    ),
+    tbt_over_floor_ms: round(
+      median(home.map((run) => run.tbtMs)) - median(floor.map((run) => run.tbtMs)),
+    ),
+    floor_bytes: floorBytes,
     js_raw_bytes: bytes.js.raw,
     js_gzip_bytes: bytes.js.gzip,
     css_raw_bytes: bytes.css.raw,
     css_gzip_bytes: bytes.css.gzip,
+  };
+}
+
+export type Range = { median: number; min: number; max: number };
+
+function rangeOf(values: number[], digits = 0): Range {
+  return {
+    median: round(median(values), digits),
+    min: round(Math.min(...values), digits),
+    max: round(Math.max(...values), digits),
+  };
+}
+
+export type TargetSummary = {
+  runs: number;
+  scores: Record<string, number>;
+  min_scores: Record<string, number>;
+  lcp_ms: Range;
+  fcp_ms: Range;
+  tbt_ms: Range;
+  cls: Range;
+  lcp_each_ms: number[];
+};
+
+function summariseTarget(list: LighthouseRun[]): TargetSummary {
+  const ids = Object.keys(list[0]?.scores ?? {});
+  return {
+    runs: list.length,
+    scores: medianScores(list),
+    min_scores: Object.fromEntries(
+      ids.map((id) => [id, Math.min(...list.map((run) => run.scores[id]!))]),
+    ),
+    lcp_ms: rangeOf(list.map((run) => run.lcpMs)),
+    fcp_ms: rangeOf(list.map((run) => run.fcpMs)),
+    tbt_ms: rangeOf(list.map((run) => run.tbtMs)),
+    cls: rangeOf(
+      list.map((run) => run.cls),
+      3,
+    ),
+    lcp_each_ms: list.map((run) => round(run.lcpMs)),
   };
 }

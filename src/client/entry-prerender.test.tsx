@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COPYRIGHT_YEAR_PLACEHOLDER } from '../shared/copyright-year';
 import { paths } from '../shared/paths';
 import { product } from '../shared/product';
 import { render } from './entry-prerender';
@@ -25,5 +26,10 @@ describe('prerender entry', () => {
     const hrefs = Array.from(root.querySelectorAll('footer a'), (a) => a.getAttribute('href'));
     expect(hrefs).toContain(`#${paths.privacyPolicy}`);
     expect(hrefs.every((href) => href?.startsWith('#/'))).toBe(true);
+  });
+
+  it('leaves the copyright year for the server to fill in when it serves the page', () => {
+    const footer = parse(render()).querySelector('footer');
+    expect(footer?.textContent).toContain(`© ${COPYRIGHT_YEAR_PLACEHOLDER} ${product.name}`);
   });
 });

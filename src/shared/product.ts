@@ -5,6 +5,5 @@ export const product = {
   formerPriceUsd: 89,
   discountPercent: 70,
   savingsUsd: 62,
-  copyrightYear: 2025,
   policiesLastUpdated: 'May 15, 2025',
 } as const;

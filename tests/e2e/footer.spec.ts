@@ -26,14 +26,16 @@ const footerLinks = [
   },
 ];
 
-test('the footer shows the logo, the name, the 2025 copyright and the four links', async ({
+test('the footer shows the logo, the name, the copyright of the current year and the four links', async ({
   page,
 }) => {
   await page.goto('/');
   const footer = page.locator('footer');
   await expect(footer.locator('svg').first()).toBeVisible();
   await expect(footer.getByText('Soul Reset Bundle', { exact: true })).toBeVisible();
-  await expect(footer).toContainText('© 2025 Soul Reset Bundle. All rights reserved.');
+  await expect(footer).toContainText(
+    `© ${new Date().getFullYear()} Soul Reset Bundle. All rights reserved.`,
+  );
   const nav = footer.getByRole('navigation', { name: 'Footer' });
   await expect(nav.getByRole('link')).toHaveText(footerLinks.map((link) => link.name));
   for (const link of footerLinks) {

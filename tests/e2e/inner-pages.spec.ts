@@ -18,7 +18,9 @@ async function expectLastUpdated(page: Page) {
 }
 
 async function expectFooter(page: Page) {
-  await expect(page.locator('footer')).toContainText('© 2025 Soul Reset Bundle');
+  await expect(page.locator('footer')).toContainText(
+    `© ${new Date().getFullYear()} Soul Reset Bundle`,
+  );
 }
 
 test('thank-you page: message, download in a new tab, support link, purchase conversion', async ({

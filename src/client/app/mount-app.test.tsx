@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
+import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
 import { product } from '../../shared/product';
 import {
   PUBLIC_CONFIG_ELEMENT_ID,
@@ -33,7 +34,8 @@ describe('mountApp', () => {
     container = document.createElement('div');
     container.innerHTML = prerender()
       .replaceAll(publicConfigPlaceholders.checkoutUrl, checkoutUrl)
-      .replaceAll(publicConfigPlaceholders.downloadUrl, publicConfigDefaults.downloadUrl);
+      .replaceAll(publicConfigPlaceholders.downloadUrl, publicConfigDefaults.downloadUrl)
+      .replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(new Date().getFullYear()));
     document.body.append(container);
     return container;
   }

@@ -3,6 +3,7 @@ import { track } from '../analytics/analytics';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
 import { LogoMark } from './logo';
+import { useCopyrightYear } from './use-copyright-year';
 
 const footerLinks = [
   { to: paths.contactUs, label: 'Contact Us', destination: 'contact_us' },
@@ -12,6 +13,7 @@ const footerLinks = [
 ] as const;
 
 export function SiteFooter() {
+  const year = useCopyrightYear();
   return (
     <footer className="border-t border-sand-300 bg-sand-100">
       <div className="mx-auto flex max-w-6xl flex-col gap-6 px-6 py-10 md:flex-row md:items-center md:justify-between">
@@ -20,7 +22,7 @@ export function SiteFooter() {
           <div>
             <p className="font-serif text-lg text-sage-800">{product.name}</p>
             <p className="text-sm text-ink-muted">
-              © {product.copyrightYear} {product.name}. All rights reserved.
+              © {year} {product.name}. All rights reserved.
             </p>
           </div>
         </div>

@@ -1,8 +1,10 @@
+import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
 import { PUBLIC_CONFIG_ELEMENT_ID, publicConfigPlaceholders } from '../../shared/public-config';
-import { renderIndexPage } from './index-page';
+import { pageOfTheYear, renderIndexPage } from './index-page';
 
-const built = `<!doctype html><html><head><title>x</title></head><body><div id="root"><a href="${publicConfigPlaceholders.checkoutUrl}" target="_blank">Buy</a><a href="${publicConfigPlaceholders.checkoutUrl}">Again</a><a href="${publicConfigPlaceholders.downloadUrl}">Get</a></div></body></html>`;
+const built = `<!doctype html><html><head><title>x</title></head><body><div id="root"><p>© <!-- -->${COPYRIGHT_YEAR_PLACEHOLDER}<!-- --> Soul Reset Bundle</p><a href="${publicConfigPlaceholders.checkoutUrl}" target="_blank">Buy</a><a href="${publicConfigPlaceholders.checkoutUrl}">Again</a><a href="${publicConfigPlaceholders.downloadUrl}">Get</a></div></body></html>`;
 
 function embeddedJson(html: string): string {
   const match = new RegExp(
@@ -39,10 +41,41 @@ describe('renderIndexPage', () => {
       checkoutUrl: 'https://pay.example.com/</script><script>alert(1)</script><!--',
       downloadUrl: '/d.pdf',
     };
-    const html = renderIndexPage(built, config);
+    const html = renderIndexPage(built, config, 2031);
     const json = embeddedJson(html);
     expect(json).not.toContain('<');
-    expect(JSON.parse(json)).toEqual(config);
+    expect(JSON.parse(json)).toEqual({ ...config, copyrightYear: 2031 });
     expect(html.indexOf(json)).toBeLessThan(html.indexOf('</head>'));
+  });
+});
+
+describe('copyright year', () => {
+  const config = { checkoutUrl: 'https://pay.example.com/b', downloadUrl: '/d.pdf' };
+
+  it('writes the current UTC year into the footer and the settings', () => {
+    const year = new Date().getUTCFullYear();
+    const html = renderIndexPage(built, config);
+    expect(html).not.toContain(COPYRIGHT_YEAR_PLACEHOLDER);
+    expect(html).toContain(`© <!-- -->${year}<!-- --> Soul Reset Bundle`);
+    expect(JSON.parse(embeddedJson(html))).toMatchObject({ copyrightYear: year });
+  });
+
+  it('renders the page again on the first request after New Year, and only then', async () => {
+    let now = new Date('2030-12-31T23:59:59Z');
+    const renders: number[] = [];
+    const page = pageOfTheYear(
+      (year) => {
+        renders.push(year);
+        return renderIndexPage(built, config, year);
+      },
+      () => now,
+    );
+    const text = async () => brotliDecompressSync((await page()).br).toString();
+
+    expect(await text()).toContain('© <!-- -->2030<!-- -->');
+    expect(await text()).toContain('© <!-- -->2030<!-- -->');
+    now = new Date('2031-01-01T00:00:01Z');
+    expect(await text()).toContain('© <!-- -->2031<!-- -->');
+    expect(renders).toEqual([2030, 2031]);
   });
 });

@@ -5,6 +5,7 @@ import {
   publicConfigPlaceholders,
   type PublicConfig,
 } from '../../shared/public-config';
+import { COPYRIGHT_YEAR_PLACEHOLDER, SERVED_YEAR_KEY } from '../../shared/copyright-year';
 import { escapeHtml } from '../mail/escape-html';
 
 const gzip = promisify(zlib.gzip);
@@ -23,18 +24,23 @@ function scriptSafeJson(value: unknown): string {
 }
 
 /**
- * The built index.html with the configured URLs in place of the prerender placeholders and
- * the public settings embedded for the screens the browser renders itself.
+ * The built index.html with the configured URLs and the year (the current one unless given) in
+ * place of the prerender placeholders, and the public settings with that year embedded for the
+ * screens the browser renders itself.
  */
-export function renderIndexPage(html: string, config: PublicConfig): string {
-  let page = html;
+export function renderIndexPage(
+  html: string,
+  config: PublicConfig,
+  year = new Date().getUTCFullYear(),
+): string {
+  let page = html.replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(year));
   for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicConfig)[]) {
     page = page.replaceAll(
       `"${publicConfigPlaceholders[key]}"`,
       () => `"${escapeHtml(config[key])}"`,
     );
   }
-  const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson(config)}</script>`;
+  const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson({ ...config, [SERVED_YEAR_KEY]: year })}</script>`;
   if (!page.includes('</head>')) throw new Error('index.html has no </head> to embed settings in.');
   return page.replace('</head>', () => `    ${data}\n  </head>`);
 }
@@ -44,4 +50,20 @@ export type CompressedPage = { plain: Buffer; br: Buffer; gzip: Buffer };
 export async function compressPage(html: string): Promise<CompressedPage> {
   const plain = Buffer.from(html);
   return { plain, br: await brotli(plain), gzip: await gzip(plain, { level: 9 }) };
+}
+
+/**
+ * A page rendered for the current UTC year and compressed once, rendered again on the first
+ * request after New Year so the footer never shows last year.
+ */
+export function pageOfTheYear(
+  render: (year: number) => string,
+  now: () => Date = () => new Date(),
+): () => Promise<CompressedPage> {
+  let current: { year: number; page: Promise<CompressedPage> } | undefined;
+  return () => {
+    const year = now().getUTCFullYear();
+    if (current?.year !== year) current = { year, page: compressPage(render(year)) };
+    return current.page;
+  };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { compressPage, renderIndexPage, type CompressedPage } from './index-page';
+import { pageOfTheYear, renderIndexPage, type CompressedPage } from './index-page';
 
 const HASHED_ASSET = /\/assets\//;
 const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
@@ -11,7 +11,7 @@ const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else (index.html,
  * favicon, downloads) revalidated on every visit so a deploy shows at once. index.html is
- * rendered once at start with this instance's public settings (see index-page.ts).
+ * rendered once a year with this instance's public settings (see index-page.ts).
  */
 export async function staticSite(app: FastifyInstance, options: { clientDir: string }) {
   const indexFile = path.join(options.clientDir, 'index.html');
@@ -20,11 +20,11 @@ export async function staticSite(app: FastifyInstance, options: { clientDir: str
     return;
   }
   const { checkoutUrl, downloadUrl } = app.config;
-  const page = await compressPage(
-    renderIndexPage(await readFile(indexFile, 'utf8'), { checkoutUrl, downloadUrl }),
-  );
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) =>
-    sendIndex(page, request, reply);
+  const html = await readFile(indexFile, 'utf8');
+  const page = pageOfTheYear((year) => renderIndexPage(html, { checkoutUrl, downloadUrl }, year));
+  await page();
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendIndex(await page(), request, reply);
   app.get('/', sendPage);
   app.get('/index.html', sendPage);
 
@@ -44,9 +44,14 @@ export async function staticSite(app: FastifyInstance, options: { clientDir: str
   });
 }
 
+/** The encoding a page is sent in for an Accept-Encoding header: brotli, gzip or none. */
+export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
+  const accepted = acceptEncoding ?? '';
+  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+}
+
 function sendIndex(page: CompressedPage, request: FastifyRequest, reply: FastifyReply) {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
+  const encoding = pageEncoding(request.headers['accept-encoding']);
   reply
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
