@@ -20,7 +20,7 @@ const formColumns = [
 const messageColumns = formColumns.filter((column) => column !== 'purchase_intent');
 const guideColumns = messageColumns.filter((column) => column !== 'message');
 
-const expectedColumns: Record<TableName | 'mail_deliveries', string[]> = {
+const expectedColumns: Record<TableName | 'mail_deliveries' | 'admin_audit_log', string[]> = {
   contact_us_submissions: formColumns,
   form_submissions: formColumns,
   free_product_gift_submissions: guideColumns,
@@ -46,10 +46,23 @@ const expectedColumns: Record<TableName | 'mail_deliveries', string[]> = {
     'failed_at',
     'created_at',
   ],
+  // DESIGN.md "Admin tools": who changed what, with the rows to restore.
+  admin_audit_log: [
+    'id',
+    'admin_email',
+    'action',
+    'table_name',
+    'row_ids',
+    'before',
+    'after',
+    'created_at',
+    'restored_at',
+    'restored_by',
+  ],
 };
 
 describeEachDatabase('database', (use) => {
-  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, and the mail queue', async () => {
+  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue and the audit log', async () => {
     const { db } = use();
     const rows = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns
