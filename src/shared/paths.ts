@@ -9,6 +9,7 @@ export const paths = {
   login: '/login',
   admin: '/admin',
   adminLogin: '/admin/login',
+  adminDeliveries: '/admin/deliveries',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

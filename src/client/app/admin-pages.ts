@@ -20,6 +20,15 @@ export const adminPages: AdminPage[] = [
       import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
     ),
   },
+  {
+    path: paths.adminDeliveries,
+    label: 'Deliveries',
+    page: lazy(() =>
+      import('../pages/admin/admin-deliveries-page').then((m) => ({
+        default: m.AdminDeliveriesPage,
+      })),
+    ),
+  },
 ];
 
 export function adminPageFor(pathname: string): AdminPage | undefined {

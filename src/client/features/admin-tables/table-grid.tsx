@@ -1,5 +1,11 @@
 import { Pencil, Trash2 } from 'lucide-react';
-import { isGridField, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
+import { Fragment, type ReactNode } from 'react';
+import {
+  isGridField,
+  type FieldConfig,
+  type TableConfig,
+  type TableRow,
+} from '../../../shared/admin/table-config';
 import { adminIconButton } from '../../components/button-styles';
 import { TableCell } from './table-cell';
 
@@ -10,13 +16,25 @@ type TableGridProps = {
   deleting: ReadonlySet<number>;
   onEdit(row: TableRow): void;
   onDelete(row: TableRow): void;
+  /** A cell of the page's own making (a `<td>`) in place of a field's plain one. */
+  renderCell?: CellRenderer;
 };
+
+/** Returns undefined to keep the field's plain cell. */
+export type CellRenderer = (field: FieldConfig, row: TableRow) => ReactNode | undefined;
 
 /**
  * The rows of one page: Actions first, then every field but rich text. It scrolls sideways
  * inside its panel on narrow screens, with the actions kept in view.
  */
-export function TableGrid({ config, rows, deleting, onEdit, onDelete }: TableGridProps) {
+export function TableGrid({
+  config,
+  rows,
+  deleting,
+  onEdit,
+  onDelete,
+  renderCell,
+}: TableGridProps) {
   const fields = config.field_list.filter(isGridField);
   return (
     <>
@@ -75,7 +93,11 @@ export function TableGrid({ config, rows, deleting, onEdit, onDelete }: TableGri
                   </div>
                 </td>
                 {fields.map((field) => (
-                  <TableCell key={field.db_name} field={field} value={row[field.db_name]} />
+                  <Fragment key={field.db_name}>
+                    {renderCell?.(field, row) ?? (
+                      <TableCell field={field} value={row[field.db_name]} />
+                    )}
+                  </Fragment>
                 ))}
               </tr>
             ))}

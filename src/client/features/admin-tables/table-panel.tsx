@@ -8,7 +8,7 @@ import { downloadFile } from '../../lib/download-file';
 import { RowFormModal } from './row-form-modal';
 import type { TableApi } from './table-api-client';
 import { csvFileName, tableToCsv } from './table-csv';
-import { TableGrid } from './table-grid';
+import { TableGrid, type CellRenderer } from './table-grid';
 import { TablePagination } from './table-pagination';
 import { useTablePage } from './use-table-page';
 
@@ -20,7 +20,16 @@ export const deleteConfirmation = 'Are you sure you want to delete this item?';
  * One configured table (SPEC.md §2 "Table panel", §4): a page of its rows with edit and
  * delete, adding, CSV export of the loaded page, and paging.
  */
-export function TablePanel({ config, api }: { config: TableConfig; api: TableApi }) {
+export function TablePanel({
+  config,
+  api,
+  renderCell,
+}: {
+  config: TableConfig;
+  api: TableApi;
+  /** Cells the page draws itself (the Email Sent column's delivery state). */
+  renderCell?: CellRenderer;
+}) {
   const headingId = useId();
   const table = config.db_table_name;
   const { page, setPage, reload, loading, data, error } = useTablePage(
@@ -135,6 +144,7 @@ export function TablePanel({ config, api }: { config: TableConfig; api: TableApi
             deleting={deleting}
             onEdit={(row) => setEditing({ mode: 'edit', row })}
             onDelete={(row) => void remove(row)}
+            renderCell={renderCell}
           />
           {data.count > 0 ? (
             <TablePagination page={page} count={data.count} disabled={loading} onPage={setPage} />
