@@ -74,6 +74,24 @@ export function formatResults(results: AnyRecord): string {
         ]),
       ),
     );
+    const slow = Object.entries(submit as AnyRecord).filter(([, r]) => r.smtp_150ms);
+    if (slow.length > 0) {
+      parts.push(
+        table(
+          'Submit with the mail server answering each message 150 ms late (same run, same bare)',
+          ['db', 'req/s', 'p50', 'p99', 'errors', 'ratio real/bare', 'p99 real/bare'],
+          slow.map(([db, r]) => [
+            db,
+            r.smtp_150ms.rps,
+            `${r.smtp_150ms.p50_ms} ms`,
+            `${r.smtp_150ms.p99_ms} ms`,
+            r.smtp_150ms.errors,
+            r.smtp_150ms.ratio_to_bare,
+            r.smtp_150ms.p99_ratio_to_bare,
+          ]),
+        ),
+      );
+    }
   }
   if (admin) {
     const rows: Row[] = [];

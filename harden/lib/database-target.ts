@@ -34,20 +34,30 @@ export async function createTarget(
 export type StoredRow = { email: string; email_sent: boolean; email_sent_at: Date | null };
 
 /**
- * Every row of `table` as the database holds it. A PGlite data dir can only be opened while
- * no server holds it: stop the server first.
+ * Every row of the given tables as the database holds it, read over one connection: a PGlite
+ * data dir can be open only once at a time, in this process as in any other, so the tables
+ * are read one after another (and only while no server holds it: stop the server first).
  */
-export async function readRows(target: DatabaseTarget, table: TableName): Promise<StoredRow[]> {
+export async function readRows(
+  target: DatabaseTarget,
+  tables: TableName | TableName[],
+): Promise<StoredRow[]> {
   const database = await openDatabase(
     target.env.DATABASE_URL
       ? { databaseUrl: target.env.DATABASE_URL, poolSize: 1 }
       : { dataDir: target.env.DATA_DIR! },
   );
   try {
-    return (await database.db
-      .selectFrom(table as 'form_submissions')
-      .select(['email', 'email_sent', 'email_sent_at'])
-      .execute()) as StoredRow[];
+    const rows: StoredRow[] = [];
+    for (const table of Array.isArray(tables) ? tables : [tables]) {
+      rows.push(
+        ...((await database.db
+          .selectFrom(table as 'form_submissions')
+          .select(['email', 'email_sent', 'email_sent_at'])
+          .execute()) as StoredRow[]),
+      );
+    }
+    return rows;
   } finally {
     await database.close();
   }

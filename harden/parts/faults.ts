@@ -7,6 +7,7 @@ import { startSmtpSink } from '../../tests/support/smtp-sink';
 import { startTcpProxy } from '../../tests/support/tcp-proxy';
 import { startApp } from '../lib/app-process';
 import { createTarget, readRows, type DatabaseTarget } from '../lib/database-target';
+import { refusedThenKilled, twoInstances } from '../lib/mail-queue-checks';
 import { submitForm, uniqueEmail, type FormReply } from '../lib/form-client';
 import { startSilentServer } from '../lib/silent-server';
 import type { HardenCheck, HardenContext, HardenPart } from '../part';
@@ -22,7 +23,9 @@ type MailFault = 'down' | 'refusing' | 'hanging';
 
 /**
  * Mail transport down, refusing and hanging: every visitor still gets success in time and
- * every row is stored with email_sent false. PostgreSQL unreachable: 503s with a message,
+ * every row is stored with email_sent false. The mail queue: refused emails of a server
+ * killed right after answering arrive once after a restart; two instances send each of twenty
+ * queued emails once (PostgreSQL). PostgreSQL unreachable: 503s with a message,
  * /readyz fails, /healthz stays up, and the same process recovers when it comes back.
  */
 export const faults: HardenPart = async (context) => {
@@ -30,9 +33,16 @@ export const faults: HardenPart = async (context) => {
   for (const fault of ['down', 'refusing', 'hanging'] as const) {
     checks.push(await mailFault(context, fault));
   }
+  checks.push(await refusedThenKilled(context, context.postgresAdminUrl ? 'postgres' : 'pglite'));
   if (context.postgresAdminUrl) {
+    checks.push(await twoInstances(context));
     checks.push(...(await databaseOutage(context, context.postgresAdminUrl)));
   } else {
+    checks.push({
+      check: 'two instances on one PostgreSQL, 20 queued emails: each sent exactly once',
+      result: 'skipped: set TEST_DATABASE_URL to run it',
+      ok: true,
+    });
     checks.push({
       check: 'PostgreSQL unreachable, then back',
       result: 'skipped: set TEST_DATABASE_URL to run it',
@@ -98,7 +108,7 @@ async function judgeMailFault(
     if (reply.ms > limit) problems.push(`${form} took ${Math.round(reply.ms)} ms`);
   }
   const tables = [...new Set(sent.map(({ form }) => formDefinition(form).table))];
-  const rows = (await Promise.all(tables.map((table) => readRows(target, table)))).flat();
+  const rows = await readRows(target, tables);
   let stored = 0;
   for (const { form, email } of sent) {
     const mine = rows.filter((row) => row.email === email);

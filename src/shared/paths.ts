@@ -10,6 +10,7 @@ export const paths = {
   admin: '/admin',
   adminLogin: '/admin/login',
   adminBackup: '/admin/backup',
+  adminDeliveries: '/admin/deliveries',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

@@ -12,6 +12,8 @@ export type SmtpSink = {
   waitFor(match: (mail: SinkMail) => boolean, timeoutMs?: number): Promise<SinkMail>;
   /** From now on, refuse every message with a 550 (a permanent SMTP failure). */
   rejectAll(reject: boolean): void;
+  /** From now on, answer each message this many milliseconds late (a remote provider's pace). */
+  delayEach(ms: number): void;
   close(): Promise<void>;
 };
 
@@ -20,6 +22,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SinkMail[] = [];
   const waiters = new Set<() => void>();
   let rejecting = false;
+  let delayMs = 0;
 
   const server = new SMTPServer({
     authOptional: true,
@@ -28,7 +31,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
+      stream.on('end', () => void (delayMs > 0 ? setTimeout(finish, delayMs) : finish()));
+      const finish = () => {
         if (rejecting) {
           callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
           return;
@@ -37,7 +41,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         messages.push({ ...parseMail(Buffer.concat(chunks).toString('utf8')), envelopeTo });
         for (const wake of waiters) wake();
         callback();
-      });
+      };
     },
   });
   // A client killed mid-session resets its connection; that must not take the sink down.
@@ -70,6 +74,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     rejectAll(reject) {
       rejecting = reject;
+    },
+    delayEach(ms) {
+      delayMs = ms;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

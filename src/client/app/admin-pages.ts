@@ -41,6 +41,15 @@ export const adminPages: AdminPage[] = [
       import('../features/backup/backup-page').then((m) => ({ default: m.BackupPage })),
     ),
   },
+  {
+    path: paths.adminDeliveries,
+    label: 'Deliveries',
+    page: lazy(() =>
+      import('../pages/admin/admin-deliveries-page').then((m) => ({
+        default: m.AdminDeliveriesPage,
+      })),
+    ),
+  },
 ];
 
 export function adminPageFor(pathname: string): AdminPage | undefined {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import {
-  deliveryQuerySchema,
+  deliveryFilters,
   type DeliveryPage,
   type RecordDeliveries,
   type ResentDelivery,
@@ -9,6 +9,11 @@ import {
 import { tableNames } from '../../shared/tables';
 import { HttpError } from '../http/errors';
 import { latestForRecords, listDeliveries, resend } from './delivery-log';
+
+const deliveryQuerySchema = z.object({
+  state: z.enum(deliveryFilters).default('all'),
+  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
 
 const idsSchema = z.object({
   ids: z

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The admin's delivery log (DESIGN.md "Mail delivery"), behind the admin guard. Errors answer
  * `{ error, message }`.
@@ -27,11 +25,6 @@ export type DeliveryState = (typeof deliveryStates)[number];
 
 export const deliveryFilters = ['all', ...deliveryStates] as const;
 export type DeliveryFilter = (typeof deliveryFilters)[number];
-
-export const deliveryQuerySchema = z.object({
-  state: z.enum(deliveryFilters).default('all'),
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-});
 
 export const DELIVERY_PAGE_SIZE = 25;
 

@@ -1,6 +1,12 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Pencil, Trash2 } from 'lucide-react';
+import { Fragment, type ReactNode } from 'react';
 import type { SortOrder } from '../../../shared/admin/table-api';
-import { isGridField, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
+import {
+  isGridField,
+  type FieldConfig,
+  type TableConfig,
+  type TableRow,
+} from '../../../shared/admin/table-config';
 import { adminIconButton } from '../../components/button-styles';
 import { TableCell } from './table-cell';
 
@@ -19,7 +25,12 @@ type TableGridProps = {
   onSelect(ids: number[], selected: boolean): void;
   /** What the grid says when there are no rows. */
   emptyText?: string;
+  /** A cell of the page's own making (a `<td>`) in place of a field's plain one. */
+  renderCell?: CellRenderer;
 };
+
+/** Returns undefined to keep the field's plain cell. */
+export type CellRenderer = (field: FieldConfig, row: TableRow) => ReactNode | undefined;
 
 const headerText = 'text-xs font-semibold tracking-wide whitespace-nowrap text-ink-muted uppercase';
 
@@ -48,6 +59,7 @@ export function TableGrid({
   selected,
   onSelect,
   emptyText = 'No records yet.',
+  renderCell,
 }: TableGridProps) {
   const fields = config.field_list.filter(isGridField);
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
@@ -149,7 +161,11 @@ export function TableGrid({
                   </div>
                 </td>
                 {fields.map((field) => (
-                  <TableCell key={field.db_name} field={field} value={row[field.db_name]} />
+                  <Fragment key={field.db_name}>
+                    {renderCell?.(field, row) ?? (
+                      <TableCell field={field} value={row[field.db_name]} />
+                    )}
+                  </Fragment>
                 ))}
               </tr>
             ))}

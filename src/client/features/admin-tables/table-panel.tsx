@@ -9,7 +9,7 @@ import { RowFormModal } from './row-form-modal';
 import type { TableApi } from './table-api-client';
 import { csvFileName, tableToCsv } from './table-csv';
 import { TableFilters } from './table-filters';
-import { TableGrid } from './table-grid';
+import { TableGrid, type CellRenderer } from './table-grid';
 import { TablePagination } from './table-pagination';
 import { queryKey } from './table-query-url';
 import { useTablePage } from './use-table-page';
@@ -30,7 +30,16 @@ export function bulkDeleteConfirmation(count: number): string {
  * bulk delete of ticked rows, adding, CSV export of the loaded page or of every match, and
  * paging over the matches.
  */
-export function TablePanel({ config, api }: { config: TableConfig; api: TableApi }) {
+export function TablePanel({
+  config,
+  api,
+  renderCell,
+}: {
+  config: TableConfig;
+  api: TableApi;
+  /** Cells the page draws itself (the Email Sent column's delivery state). */
+  renderCell?: CellRenderer;
+}) {
   const headingId = useId();
   const table = config.db_table_name;
   const { query, setQuery } = useTableQuery(table);
@@ -238,6 +247,7 @@ export function TablePanel({ config, api }: { config: TableConfig; api: TableApi
             selected={selected}
             onSelect={select}
             emptyText={searching ? 'No rows match this search.' : undefined}
+            renderCell={renderCell}
           />
           {data.count > 0 ? (
             <TablePagination page={page} count={data.count} disabled={loading} onPage={setPage} />

@@ -4,10 +4,27 @@ import { Spinner } from '../../components/spinner';
 import { createTableApi } from '../../features/admin-tables/table-api-client';
 import { loadTableConfigurations } from '../../features/admin-tables/load-table-configurations';
 import { TablePanel } from '../../features/admin-tables/table-panel';
+import type { CellRenderer } from '../../features/admin-tables/table-grid';
 import { session } from '../../features/auth/session-store';
+import { createDeliveryApi } from '../../features/mail-deliveries/delivery-api-client';
+import { RecordDeliveryCell } from '../../features/mail-deliveries/record-delivery-cell';
 
 // A 401 means the session ended: the admin layout then sends the owner to sign in again.
 const tableApi = createTableApi({ onUnauthorized: () => session.expired() });
+const deliveryApi = createDeliveryApi({ onUnauthorized: () => session.expired() });
+
+/** The Email Sent column shows each record's delivery state and a Resend action. */
+const deliveryCells =
+  (table: string): CellRenderer =>
+  (field, row) =>
+    field.db_name === 'email_sent' ? (
+      <RecordDeliveryCell
+        api={deliveryApi}
+        table={table}
+        recordId={row.id}
+        emailSent={row.email_sent === true}
+      />
+    ) : undefined;
 
 type Configurations =
   { status: 'loading' } | { status: 'failed' } | { status: 'loaded'; configs: TableConfig[] };
@@ -75,7 +92,12 @@ export function AdminTablesPage({
       ) : (
         <div className="space-y-8">
           {state.configs.map((config) => (
-            <TablePanel key={config.db_table_name} config={config} api={tableApi} />
+            <TablePanel
+              key={config.db_table_name}
+              config={config}
+              api={tableApi}
+              renderCell={deliveryCells(config.db_table_name)}
+            />
           ))}
         </div>
       )}

@@ -1,0 +1,204 @@
+import { ChevronLeft, ChevronRight, RotateCw } from 'lucide-react';
+import { useState } from 'react';
+import {
+  deliveryFilters,
+  type DeliveryEntry,
+  type DeliveryFilter,
+} from '../../../shared/mail/delivery-api';
+import { adminIconButton, adminSecondaryButton } from '../../components/button-styles';
+import { Spinner } from '../../components/spinner';
+import type { DeliveryApi } from './delivery-api-client';
+import {
+  DeliveryStateBadge,
+  deliveryDetail,
+  formatTime,
+  stateLabels,
+} from './delivery-state-badge';
+import { useDeliveryPage } from './use-delivery-page';
+
+const filterLabel = (filter: DeliveryFilter) => (filter === 'all' ? 'All' : stateLabels[filter]);
+
+/** Where an email came from, as the owner knows it: the table's record. */
+const sourceLabel = (entry: DeliveryEntry) =>
+  `${entry.sourceTable.replace(/_/g, ' ')} #${entry.sourceId}`;
+
+/**
+ * Every email about a stored record, newest first: its state, attempts, next attempt or send
+ * time and last error, with a filter by state, paging, and a Resend action.
+ */
+export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
+  const [filter, setFilter] = useState<DeliveryFilter>('all');
+  const [page, setPage] = useState(0);
+  const { data, loading, error, reload } = useDeliveryPage(api, filter, page);
+  const [resending, setResending] = useState<number | null>(null);
+  const [notice, setNotice] = useState('');
+
+  async function resend(entry: DeliveryEntry) {
+    setResending(entry.id);
+    setNotice('');
+    try {
+      await api.resend(entry.id);
+      setNotice(`The email to ${entry.recipient} was queued again.`);
+      reload();
+    } catch (failure) {
+      setNotice(
+        `Could not resend: ${failure instanceof Error ? failure.message : String(failure)}`,
+      );
+    } finally {
+      setResending(null);
+    }
+  }
+
+  const total = data?.counts
+    ? Object.values(data.counts).reduce((sum, count) => sum + count, 0)
+    : undefined;
+  const lastPage = data ? Math.max(0, Math.ceil(data.count / data.pageSize) - 1) : 0;
+
+  return (
+    <section
+      aria-label="Email deliveries"
+      aria-busy={loading}
+      className="min-w-0 overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-sand-200 px-4 py-4 sm:px-6">
+        <div role="group" aria-label="Filter by state" className="flex flex-wrap gap-1.5">
+          {deliveryFilters.map((option) => {
+            const count = option === 'all' ? total : data?.counts[option];
+            const selected = option === filter;
+            return (
+              <button
+                key={option}
+                type="button"
+                aria-pressed={selected}
+                onClick={() => {
+                  setFilter(option);
+                  setPage(0);
+                }}
+                className={`rounded-full border px-3 py-1 text-sm font-medium transition-colors ${
+                  selected
+                    ? 'border-sage-700 bg-sage-700 text-white'
+                    : 'border-sand-300 bg-white text-sage-800 hover:bg-sand-100'
+                }`}
+              >
+                {filterLabel(option)}
+                {count !== undefined ? (
+                  <>
+                    {' '}
+                    <span className="ml-1 tabular-nums">{count}</span>
+                  </>
+                ) : null}
+              </button>
+            );
+          })}
+        </div>
+        <button type="button" onClick={reload} disabled={loading} className={adminSecondaryButton}>
+          {loading ? <Spinner /> : <RotateCw aria-hidden="true" className="size-4" />}
+          Refresh
+        </button>
+      </div>
+
+      {notice ? (
+        <p
+          role="status"
+          className="border-b border-sand-200 bg-sage-50 px-4 py-2 text-sm text-sage-800 sm:px-6"
+        >
+          {notice}
+        </p>
+      ) : null}
+
+      {error ? (
+        <div
+          role="alert"
+          className="m-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 sm:m-6"
+        >
+          <p>Could not load the deliveries: {error}</p>
+          <button
+            type="button"
+            onClick={reload}
+            className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1 font-semibold text-red-800 hover:bg-red-100"
+          >
+            <RotateCw aria-hidden="true" className="size-4" />
+            Try again
+          </button>
+        </div>
+      ) : !data ? (
+        <div role="status" className="flex h-32 items-center justify-center gap-3 text-ink-muted">
+          <Spinner className="size-6 text-sage-600" />
+          Loading deliveries…
+        </div>
+      ) : data.entries.length === 0 ? (
+        <p className="px-4 py-10 text-center text-ink-muted">
+          {filter === 'all'
+            ? 'No emails yet. Each form notification will be listed here.'
+            : `No ${filterLabel(filter).toLowerCase()} emails.`}
+        </p>
+      ) : (
+        <div className={loading ? 'opacity-60 transition-opacity' : undefined}>
+          <ul className="divide-y divide-sand-200">
+            {data.entries.map((entry) => (
+              <li
+                key={entry.id}
+                className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-start sm:gap-4 sm:px-6"
+              >
+                <div className="min-w-0 flex-1">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <DeliveryStateBadge state={entry.state} />
+                    <span className="truncate font-medium text-ink">{entry.subject}</span>
+                  </div>
+                  <p className="mt-1 text-sm text-ink-muted">
+                    To {entry.recipient} · {sourceLabel(entry)} · queued{' '}
+                    {formatTime(entry.createdAt)} · {entry.attempts}{' '}
+                    {entry.attempts === 1 ? 'attempt' : 'attempts'}
+                  </p>
+                  <p className="text-sm text-ink-muted">{deliveryDetail(entry)}</p>
+                  {entry.state !== 'sent' && entry.lastError ? (
+                    <p className="mt-1 text-sm break-words text-red-800">
+                      Last error: {entry.lastError}
+                    </p>
+                  ) : null}
+                </div>
+                {entry.state === 'sending' ? null : (
+                  <button
+                    type="button"
+                    onClick={() => void resend(entry)}
+                    disabled={resending !== null}
+                    aria-label={`Resend email ${entry.id} to ${entry.recipient}`}
+                    className={`${adminSecondaryButton} self-start`}
+                  >
+                    <RotateCw aria-hidden="true" className="size-4" />
+                    Resend
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <div className="flex items-center justify-between gap-4 border-t border-sand-200 px-4 py-3 sm:px-6">
+            <p className="text-sm text-ink-muted" aria-live="polite">
+              Page {data.page + 1} of {lastPage + 1} ({data.count} emails)
+            </p>
+            <div className="flex items-center gap-1">
+              <button
+                type="button"
+                aria-label="Previous page"
+                disabled={loading || page <= 0}
+                onClick={() => setPage(page - 1)}
+                className={adminIconButton}
+              >
+                <ChevronLeft aria-hidden="true" className="size-5" />
+              </button>
+              <button
+                type="button"
+                aria-label="Next page"
+                disabled={loading || page >= lastPage}
+                onClick={() => setPage(page + 1)}
+                className={adminIconButton}
+              >
+                <ChevronRight aria-hidden="true" className="size-5" />
+              </button>
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
