@@ -6,8 +6,8 @@ import { expectNoViolations } from './support';
 
 const SHOTS = process.env.SCREENSHOT_DIR;
 
-// Two refund requests: the first emailed at once, the second refused by the mail server, so it
-// waits for a retry an hour away (MAIL_RETRY_DELAYS).
+// Three refund requests: the first emailed at once, the other two refused by the mail server,
+// so they wait for a retry an hour away (MAIL_RETRY_DELAYS).
 const test = adminTest({ MAIL_RETRY_DELAYS: '3600', FORM_RATE_LIMIT: '100' }, async (world) => {
   const submit = async (email: string) => {
     const response = await world.request.post('/api/forms/refund', {
@@ -19,6 +19,7 @@ const test = adminTest({ MAIL_RETRY_DELAYS: '3600', FORM_RATE_LIMIT: '100' }, as
   expect(await submit('delivered@example.com')).toMatchObject({ emailSent: true });
   world.sink.rejectAll(true);
   expect(await submit('refused@example.com')).toMatchObject({ emailSent: false });
+  expect(await submit('waiting@example.com')).toMatchObject({ emailSent: false });
   world.sink.rejectAll(false);
   return {};
 });
@@ -64,7 +65,7 @@ test('the Deliveries page lists every email, filters by state and resends', asyn
   await page.getByRole('link', { name: 'Deliveries' }).click();
   await expect(page.getByRole('heading', { name: 'Deliveries' })).toBeVisible();
   const log = page.getByRole('region', { name: 'Email deliveries' });
-  // The refused email's first delivery and its resend, and the one sent at once.
+  // One row per email: the resend of the first test sent the waiting row itself.
   await expect(log.getByRole('listitem')).toHaveCount(3);
   await expect(log.getByRole('button', { name: 'All 3' })).toHaveAttribute('aria-pressed', 'true');
   await expectNoViolations(page);
@@ -74,6 +75,7 @@ test('the Deliveries page lists every email, filters by state and resends', asyn
   await log.getByRole('button', { name: /^Retrying/ }).click();
   await expect(log.getByRole('listitem')).toHaveCount(1);
   await expect(log.getByRole('listitem')).toContainText('Last error: ');
+  await expect(log.getByRole('listitem')).toContainText('Next attempt');
   await shoot(page, 'deliveries-retrying');
 
   await page.setViewportSize({ width: 1280, height: 900 });

@@ -132,15 +132,23 @@ export async function latestForRecords(
 }
 
 /**
- * Queues the same email again as a new delivery (the old one stays in the log as it was).
- * Returns undefined when there is no such delivery.
+ * Sends one email again soon. A delivery still waiting for a retry is simply made due now
+ * (one row, so the scheduled retry cannot send it a second time); a sent or failed one is
+ * queued again as a new delivery, and the old row stays in the log as it was. Returns the
+ * delivery that will be sent, or undefined when there is no such delivery.
  */
 export async function resend(db: Kysely<Database>, id: number): Promise<DeliveryEntry | undefined> {
+  const columns = sql.join(listed.map((column) => sql.ref(column)));
+  const due = await sql<Parameters<typeof toEntry>[0]>`
+    update mail_deliveries set next_attempt_at = now()
+    where id = ${id} and status = 'pending'
+    returning ${columns}`.execute(db);
+  if (due.rows[0]) return toEntry(due.rows[0]);
   const copied = await sql<Parameters<typeof toEntry>[0]>`
     insert into mail_deliveries (source_table, source_id, recipient, reply_to, subject, html, text)
     select source_table, source_id, recipient, reply_to, subject, html, text
     from mail_deliveries where id = ${id}
-    returning ${sql.join(listed.map((column) => sql.ref(column)))}`.execute(db);
+    returning ${columns}`.execute(db);
   const row = copied.rows[0];
   return row ? toEntry(row) : undefined;
 }

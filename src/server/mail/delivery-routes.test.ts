@@ -81,7 +81,7 @@ describeEachDatabase('admin delivery routes', (use) => {
     expect((await get('/api/admin/deliveries?page=-1')).statusCode).toBe(400);
   });
 
-  it("answers each record's latest delivery, and resends one email as a new delivery", async () => {
+  it("answers each record's latest delivery; resending a waiting one sends it now, once", async () => {
     sink.rejectAll(true);
     await submit('resend@example.com');
     const record = await use()
@@ -118,9 +118,27 @@ describeEachDatabase('admin delivery routes', (use) => {
       .where('id', '=', record.id)
       .executeTakeFirstOrThrow();
     expect(row.email_sent).toBe(true);
-    // The first delivery stays in the log as it was.
+    // The waiting delivery itself was sent: no second row, so no second email later.
     const log = (await get('/api/admin/deliveries')).json() as DeliveryPage;
-    expect(log.entries.map((entry) => entry.state)).toEqual(['sent', 'retrying']);
+    expect(log.entries.map((entry) => [entry.id, entry.state])).toEqual([[first.id, 'sent']]);
+  });
+
+  it('resends a sent email as a new delivery and keeps the old one in the log', async () => {
+    await submit('again@example.com');
+    const [sent] = ((await get('/api/admin/deliveries')).json() as DeliveryPage).entries;
+    expect(sent!.state).toBe('sent');
+
+    const resent = await post(`/api/admin/deliveries/${sent!.id}/resend`);
+    expect(resent.statusCode).toBe(201);
+    await expect
+      .poll(() => sink.messages.filter((m) => m.headers['reply-to'] === 'again@example.com').length)
+      .toBe(2);
+    await expect
+      .poll(async () => {
+        const log = (await get('/api/admin/deliveries')).json() as DeliveryPage;
+        return log.entries.map((entry) => entry.state);
+      })
+      .toEqual(['sent', 'sent']);
   });
 
   it('refuses bad input, unknown deliveries and writes from another origin', async () => {

@@ -174,7 +174,8 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
           </ul>
           <div className="flex items-center justify-between gap-4 border-t border-sand-200 px-4 py-3 sm:px-6">
             <p className="text-sm text-ink-muted" aria-live="polite">
-              Page {data.page + 1} of {lastPage + 1} ({data.count} emails)
+              Page {data.page + 1} of {lastPage + 1} ({data.count}{' '}
+              {data.count === 1 ? 'email' : 'emails'})
             </p>
             <div className="flex items-center gap-1">
               <button
