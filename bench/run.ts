@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|submit|admin|start] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|submit|admin|admin-search|start] [--out FILE] [--runs N]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
@@ -13,12 +13,13 @@ import { parseArgs } from 'node:util';
 import { ensureBuild } from '../scripts/ensure-build.mjs';
 import { postgresUrl } from './lib/postgres';
 import { benchAdmin } from './parts/admin';
+import { benchAdminSearch } from './parts/admin-search';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
-const PARTS = ['page', 'submit', 'admin', 'start'] as const;
+const PARTS = ['page', 'submit', 'admin', 'admin-search', 'start'] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -79,6 +80,19 @@ try {
       );
     }
     results.admin = admin;
+  }
+  if (selected('admin-search')) {
+    const rows = Number(process.env.BENCH_ADMIN_SEARCH_ROWS ?? 1_000_000);
+    console.log(`admin-search: PGlite, ${rows} rows...`);
+    const search: Record<string, unknown> = {
+      pglite: await benchAdminSearch(root, path.join(scratchDir, 'search-pglite'), rows),
+    };
+    if (pg) {
+      console.log(`admin-search: PostgreSQL, ${rows} rows...`);
+      search.postgres = await benchAdminSearch(root, path.join(scratchDir, 'search-pg'), rows, pg);
+    }
+    results.admin_search = search;
+    console.log(JSON.stringify(search, null, 2));
   }
   if (selected('start')) {
     console.log('start: PGlite...');

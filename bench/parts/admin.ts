@@ -1,13 +1,8 @@
-import path from 'node:path';
 import { tableRowsPath } from '../../src/shared/admin/table-api';
-import { freePort } from '../../tests/support/free-port';
-import { startSmtpSink } from '../../tests/support/smtp-sink';
-import { createScratchDatabase } from '../lib/postgres';
-import { postJson, signInOverHttp } from '../lib/sign-in';
-import { startBenchServer } from '../lib/processes';
+import { startAdminBenchServer } from '../lib/admin-bench-server';
+import { postJson } from '../lib/sign-in';
 import { percentile, round } from '../lib/stats';
 
-const ADMIN = 'owner@example.com';
 const TABLE = 'form_submissions';
 const REQUESTS = 200;
 const WARM_UP = 20;
@@ -27,23 +22,8 @@ export async function benchAdmin(
   sizes: number[],
   postgresAdminUrl?: string,
 ): Promise<AdminResults> {
-  const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
-  const sink = await startSmtpSink();
-  const port = await freePort();
-  const server = await startBenchServer(
-    ['--import', 'tsx', path.join(root, 'bench/bench-server.ts')],
-    {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      SMTP_URL: sink.url,
-      ADMIN_EMAILS: ADMIN,
-      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-    },
-  );
+  const { server, cookie, close } = await startAdminBenchServer(root, dataDir, postgresAdminUrl);
   try {
-    const cookie = await signInOverHttp(server.url, sink, ADMIN);
     const results: AdminResults = {};
     for (const rows of sizes) {
       await postJson(server.url, '/__bench/fill', { rows });
@@ -59,9 +39,7 @@ export async function benchAdmin(
     }
     return results;
   } finally {
-    await server.stop();
-    await sink.close();
-    await scratch?.drop();
+    await close();
   }
 }
 

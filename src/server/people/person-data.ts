@@ -10,7 +10,7 @@ const ERASED = '[erased]';
 const containsAddress = (text: RawBuilder<unknown>, email: string) =>
   sql<boolean>`strpos(lower(${text}), ${email.toLowerCase()}) > 0`;
 
-function ownedBy(location: PersonDataLocation, email: string): RawBuilder<boolean> {
+function ownedBy(location: Place, email: string): RawBuilder<boolean> {
   if (!location.owner) return sql<boolean>`false`;
   const column = sql.ref(location.owner.column);
   return location.owner.match === 'equals'
@@ -18,9 +18,41 @@ function ownedBy(location: PersonDataLocation, email: string): RawBuilder<boolea
     : containsAddress(sql`${column}`, email);
 }
 
-function mentioning(location: PersonDataLocation, email: string): RawBuilder<boolean> {
+type Place = Omit<PersonDataLocation, 'mentions'> & { mentions: string[] };
+
+/**
+ * The places of person-data-locations.ts this database has, with `mentions: 'text'` read as
+ * the table's text columns.
+ */
+async function presentPlaces(db: Kysely<Database>): Promise<Place[]> {
+  const { rows } = await sql<{ table_name: string; column_name: string; data_type: string }>`
+    select table_name, column_name, data_type from information_schema.columns
+    where table_schema = current_schema()
+      and table_name in (${sql.join(personDataLocations.map((place) => place.table))})`.execute(db);
+  const columns = new Map<string, Map<string, string>>();
+  for (const row of rows) {
+    const table = columns.get(row.table_name) ?? new Map<string, string>();
+    columns.set(row.table_name, table.set(row.column_name, row.data_type));
+  }
+  const places: Place[] = [];
+  for (const location of personDataLocations) {
+    const table = columns.get(location.table);
+    if (!table || (location.owner && !table.has(location.owner.column))) continue;
+    const mentions =
+      location.mentions === 'text'
+        ? [...table]
+            .filter(([name, type]) => type === 'text' && name !== location.owner?.column)
+            .map(([name]) => name)
+            .sort()
+        : (location.mentions ?? []).filter((name) => table.has(name));
+    places.push({ ...location, mentions });
+  }
+  return places;
+}
+
+function mentioning(location: Place, email: string): RawBuilder<boolean> {
   const places = [
-    ...(location.mentions ?? []).map((column) => containsAddress(sql`${sql.ref(column)}`, email)),
+    ...location.mentions.map((column) => containsAddress(sql`${sql.ref(column)}`, email)),
     ...(location.rowArrays ?? []).map((column) =>
       containsAddress(sql`${sql.ref(column)}::text`, email),
     ),
@@ -31,7 +63,7 @@ function mentioning(location: PersonDataLocation, email: string): RawBuilder<boo
 /** Every stored record of the address, place by place (places without any are left out). */
 export async function findPerson(db: Kysely<Database>, email: string): Promise<PersonRecords> {
   const tables: PersonRecords['tables'] = [];
-  for (const location of personDataLocations) {
+  for (const location of await presentPlaces(db)) {
     const { rows } = await sql<{ row: Record<string, unknown> }>`
       select to_jsonb(t) as row from ${sql.table(location.table)} as t
       where ${ownedBy(location, email)} or ${mentioning(location, email)}
@@ -50,7 +82,7 @@ function literal(email: string): string {
 
 async function eraseAt(
   db: Kysely<Database>,
-  location: PersonDataLocation,
+  location: Place,
   email: string,
 ): Promise<{ deleted: number; scrubbed: number }> {
   const table = sql.table(location.table);
@@ -69,7 +101,7 @@ async function eraseAt(
     else deleted += count;
   }
   const pattern = literal(email);
-  for (const column of location.mentions ?? []) {
+  for (const column of location.mentions) {
     const ref = sql.ref(column);
     const result = await sql`update ${table}
       set ${ref} = regexp_replace(${ref}, ${pattern}, ${ERASED}, 'gi')
@@ -103,7 +135,7 @@ export async function erasePerson(
 ): Promise<PersonErased> {
   return db.transaction().execute(async (trx) => {
     const erased: PersonErased['erased'] = [];
-    for (const location of personDataLocations) {
+    for (const location of await presentPlaces(trx)) {
       const counts = await eraseAt(trx, location, email);
       if (counts.deleted + counts.scrubbed > 0) erased.push({ table: location.table, ...counts });
     }

@@ -46,7 +46,11 @@ function Change({ title, rows }: { title: string; rows: unknown[] | null }) {
   return (
     <div className="min-w-0">
       <h4 className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{title}</h4>
-      <pre className="mt-1 max-h-72 overflow-auto rounded-lg bg-sand-50 p-3 text-xs break-words whitespace-pre-wrap text-ink">
+      {/* Focusable, so a keyboard can scroll a long change. */}
+      <pre
+        tabIndex={0}
+        className="mt-1 max-h-72 overflow-auto rounded-lg bg-sand-50 p-3 text-xs break-words whitespace-pre-wrap text-ink"
+      >
         {JSON.stringify(rows, null, 2)}
       </pre>
     </div>

@@ -191,7 +191,11 @@ export function PeoplePage() {
                     · {table.label} · {table.rows.length}
                   </span>
                 </h3>
-                <pre className="max-h-80 overflow-auto p-4 text-xs break-words whitespace-pre-wrap text-ink sm:px-6">
+                {/* Focusable, so a keyboard can scroll many records. */}
+                <pre
+                  tabIndex={0}
+                  className="max-h-80 overflow-auto p-4 text-xs break-words whitespace-pre-wrap text-ink sm:px-6"
+                >
                   {JSON.stringify(table.rows, null, 2)}
                 </pre>
               </section>

@@ -195,3 +195,30 @@ describeEachDatabase('listRows with a search, sort and filter', (use) => {
     expect(both.count).toBe(3);
   });
 });
+
+describeEachDatabase('listRows with many matches', (use) => {
+  it('pages through more than 20,000 matches newest first, as through a few', async () => {
+    const { db } = use();
+    const config = (await loadTableConfigurations(tableConfigurationsDir)).find(
+      (t) => t.db_table_name === 'refund_inquiries',
+    )!;
+    await sql`insert into refund_inquiries (name, email, email_sent)
+      select 'Many ' || g, 'many' || g || '@example.com', g % 1000 <> 0
+      from generate_series(1, 20500) as g`.execute(db);
+    const read = (raw: Record<string, string>) => {
+      const result = readListQuery(config, raw);
+      if (!result.ok) throw new Error(result.message);
+      return result.query;
+    };
+    const many = await listRows(db, config, 3, read({ q: 'many' }));
+    expect(many.count).toBe(20500);
+    expect(many.rows.map((row) => Number(row.id))).toEqual(
+      Array.from({ length: PAGE_SIZE }, (_, i) => 20500 - 30 - i),
+    );
+    const few = await listRows(db, config, 1, read({ q: 'many', filter: '{"email_sent":false}' }));
+    expect(few.count).toBe(20);
+    expect(few.rows.map((row) => Number(row.id))).toEqual(
+      Array.from({ length: PAGE_SIZE }, (_, i) => 10000 - i * 1000),
+    );
+  });
+});

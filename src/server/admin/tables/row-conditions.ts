@@ -59,10 +59,15 @@ export function whereMatching(table: TableConfig, query: ListQuery): RawBuilder<
   return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`${sql.join(parts, sql` and `)}`;
 }
 
-/** Sort column then id, both in the query's order: every row has one place. */
-export function orderMatching(query: ListQuery): RawBuilder<unknown> {
+/**
+ * Sort column then id, both in the query's order: every row has one place. `avoidIndex`
+ * orders by an expression no index has, so the planner takes the rows from the search and
+ * filter indexes and sorts them instead of walking an index in order.
+ */
+export function orderMatching(query: ListQuery, { avoidIndex = false } = {}): RawBuilder<unknown> {
   const direction = sql.raw(query.order === 'asc' ? 'asc nulls last' : 'desc nulls first');
+  const id = avoidIndex ? sql`(id + 0)` : sql`id`;
   return query.sort === 'id'
-    ? sql`id ${direction}`
-    : sql`${sql.ref(query.sort)} ${direction}, id ${direction}`;
+    ? sql`${id} ${direction}`
+    : sql`${sql.ref(query.sort)} ${direction}, ${id} ${direction}`;
 }
