@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|submit|admin|admin-search|start] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|submit|admin|admin-search|start|backup] [--out FILE] [--runs N]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
@@ -14,12 +14,13 @@ import { ensureBuild } from '../scripts/ensure-build.mjs';
 import { postgresUrl } from './lib/postgres';
 import { benchAdmin } from './parts/admin';
 import { benchAdminSearch } from './parts/admin-search';
+import { benchBackup } from './parts/backup';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
-const PARTS = ['page', 'submit', 'admin', 'admin-search', 'start'] as const;
+const PARTS = ['page', 'submit', 'admin', 'admin-search', 'start', 'backup'] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -102,6 +103,22 @@ try {
       start.postgres = await benchStart(root, pg);
     }
     results.start = start;
+  }
+  if (selected('backup')) {
+    console.log('backup: PGlite, 1,000,000 rows...');
+    const backup: Record<string, unknown> = {
+      pglite: await benchBackup(root, path.join(scratchDir, 'backup-pglite'), 1_000_000),
+    };
+    if (pg) {
+      console.log('backup: PostgreSQL, 1,000,000 rows...');
+      backup.postgres = await benchBackup(
+        root,
+        path.join(scratchDir, 'backup-postgres'),
+        1_000_000,
+        pg,
+      );
+    }
+    results.backup = backup;
   }
 } finally {
   await rm(scratchDir, { recursive: true, force: true });

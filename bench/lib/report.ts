@@ -130,6 +130,25 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
+  if (results.backup) {
+    const run = (r: AnyRecord | undefined) => (r ? `${r.seconds} s, ${r.peak_rss_mb} MB` : '');
+    parts.push(
+      table(
+        'Backup and restore (npm run db:backup / db:restore, own process; time, peak RSS; floor = the same process opening the database only)',
+        ['db', 'rows', 'floor', 'backup', 'file', 'restore', 'pg_dump -Fc', 'pg_restore'],
+        Object.entries(results.backup as AnyRecord).map(([db, r]) => [
+          db,
+          r.rows.toLocaleString('en'),
+          run(r.open_only),
+          run(r.backup),
+          `${r.backup.file_mb} MB`,
+          run(r.restore),
+          r.pg_dump ? `${run(r.pg_dump)}, ${r.pg_dump.file_mb} MB` : '',
+          run(r.pg_restore),
+        ]),
+      ),
+    );
+  }
   return parts.join('\n');
 }
 

@@ -122,6 +122,11 @@ async function loadRows(
   for (const { target } of plan) {
     await sql.raw(`alter table ${qualifiedName(target)} disable trigger user`).execute(trx);
   }
+  // The database was empty: any row now was put there by a migration, and the backup holds
+  // that table's rows as they were. Children first, for foreign keys.
+  for (const { target } of [...plan].reverse()) {
+    await sql.raw(`delete from ${qualifiedName(target)}`).execute(trx);
+  }
   let total = 0;
   let current: (typeof plan)[number] | undefined;
   let next = 0;
