@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { prerenderedRoutes } from '../../src/shared/prerendered-routes';
 import { firstLoadBytes } from '../lib/first-load-bytes';
 import { rawGet, startFloorServer } from '../lib/floor-server';
 import { startBenchServer } from '../lib/processes';
@@ -19,7 +20,10 @@ export type LighthouseRun = {
 };
 
 /** A public route measured against the home floor; `hash` is the route's location hash. */
-export const PAGE_TARGETS: { name: string; hash: string }[] = [{ name: 'home', hash: '' }];
+export const PAGE_TARGETS: { name: string; hash: string }[] = prerenderedRoutes.map((route) => ({
+  name: route === '/' ? 'home' : route.slice(1),
+  hash: route === '/' ? '' : `#${route}`,
+}));
 
 export type PageResults = {
   pairs: number;

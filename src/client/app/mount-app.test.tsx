@@ -9,7 +9,7 @@ import {
   publicConfigDefaults,
   publicConfigPlaceholders,
 } from '../../shared/public-config';
-import { render as prerender } from '../entry-prerender';
+import { render as prerender, renderRoute } from '../entry-prerender';
 import { isHomeHash, mountApp } from './mount-app';
 
 describe('isHomeHash', () => {
@@ -82,6 +82,30 @@ describe('mountApp', () => {
 
     const buy = screen.getByRole('link', { name: /Download Now – Just \$27/ });
     expect(buy.getAttribute('href')).toBe(checkoutUrl);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it('hydrates a prerendered route the boot script moved into the container', async () => {
+    const errors = vi.spyOn(console, 'error');
+    window.location.hash = `#${paths.privacyPolicy}`;
+    container = document.createElement('div');
+    container.innerHTML = (await renderRoute(paths.privacyPolicy)).replaceAll(
+      COPYRIGHT_YEAR_PLACEHOLDER,
+      String(new Date().getFullYear()),
+    );
+    container.dataset.route = paths.privacyPolicy;
+    document.body.append(container);
+    const prerenderedHeading = container.querySelector('h1');
+    expect(prerenderedHeading?.textContent).toBe('Privacy Policy');
+
+    await act(async () => {
+      root = mountApp(container);
+    });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+
+    expect(screen.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBe(
+      prerenderedHeading,
+    );
     expect(errors).not.toHaveBeenCalled();
   });
 

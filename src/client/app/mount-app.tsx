@@ -1,8 +1,9 @@
 import { StrictMode } from 'react';
+import { ROUTE_PENDING_ATTRIBUTE } from '../../shared/prerendered-routes';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { AppRoutes } from './app-routes';
 import { PublicConfigProvider, readPublicConfig } from './public-config';
-import { HashRouter } from './router';
+import { HashRouter, parseHashLocation } from './router';
 
 /** True when a location hash selects the home route: '', '#', '#/', '#/?…' or '#/#…'. */
 export function isHomeHash(hash: string): boolean {
@@ -11,27 +12,32 @@ export function isHomeHash(hash: string): boolean {
 }
 
 /**
- * Starts the app in `container`. The HTML holds the prerendered home page, so it is hydrated
- * only when the hash asks for home; any other route would not match that markup, so the
- * container is cleared and rendered from scratch.
+ * Starts the app in `container`. The HTML holds a prerendered route: home, or the one the boot
+ * script moved in and named in `data-route` (prerendered-routes.ts). It is hydrated when the
+ * hash asks for that route; any other route would not match that markup, so the container is
+ * cleared and rendered from scratch.
  */
 export function mountApp(container: HTMLElement, hash = window.location.hash): Root {
+  const prerendered = container.dataset.route ?? '/';
   const app = (
     <StrictMode>
       <PublicConfigProvider value={readPublicConfig()}>
-        <HashRouter>
+        <HashRouter hydratedFrom={prerendered}>
           <AppRoutes />
         </HashRouter>
       </PublicConfigProvider>
     </StrictMode>
   );
   // firstElementChild, not hasChildNodes: the unfilled placeholder is a comment node.
-  if (isHomeHash(hash) && container.firstElementChild !== null) {
+  const route = isHomeHash(hash) ? '/' : parseHashLocation(hash).pathname;
+  if (route === prerendered && container.firstElementChild !== null) {
     return hydrateRoot(container, app);
   }
   container.replaceChildren();
-  // The boot script hides the prerendered home page while another route loads.
+  delete container.dataset.route;
+  // The boot scripts hide the prerendered home page while another route loads.
   container.hidden = false;
+  document.documentElement.removeAttribute(ROUTE_PENDING_ATTRIBUTE);
   const root = createRoot(container);
   root.render(app);
   return root;

@@ -44,8 +44,6 @@ function subscribe(listener: () => void): () => void {
 }
 
 const currentHash = () => window.location.hash;
-// What the prerendered markup was made for; hydration starts from it, then catches up.
-const prerenderedHash = () => '#/';
 
 /** Goes to a route; `replace` swaps the current history entry instead of adding one. */
 export const navigate: NavigateFunction = (to, options = {}) => {
@@ -61,9 +59,18 @@ export const navigate: NavigateFunction = (to, options = {}) => {
 const LocationContext = createContext<Location>(parseHashLocation('#/'));
 const OutletContext = createContext<ReactNode>(null);
 
-/** Routes from the browser's address: re-renders whenever the hash changes. */
-export function HashRouter({ children }: { children: ReactNode }) {
-  const hash = useSyncExternalStore(subscribe, currentHash, prerenderedHash);
+/**
+ * Routes from the browser's address: re-renders whenever the hash changes. Hydration starts
+ * from `hydratedFrom`, the route the prerendered markup was made for, then catches up.
+ */
+export function HashRouter({
+  children,
+  hydratedFrom = '/',
+}: {
+  children: ReactNode;
+  hydratedFrom?: string;
+}) {
+  const hash = useSyncExternalStore(subscribe, currentHash, () => `#${hydratedFrom}`);
   return <LocationContext value={parseHashLocation(hash)}>{children}</LocationContext>;
 }
 

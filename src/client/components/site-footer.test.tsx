@@ -6,7 +6,7 @@ import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../shared/public-config';
 import { StaticRouter } from '../app/router';
 import { SiteFooter } from './site-footer';
-import { PrerenderYearProvider } from './use-copyright-year';
+import { setPrerenderYear } from './use-copyright-year';
 
 const footer = (
   <StaticRouter location="/">
@@ -36,9 +36,10 @@ describe('SiteFooter copyright year', () => {
     document.head.append(settings);
     container = document.createElement('div');
     // As the server does with the prerendered page.
-    container.innerHTML = renderToString(
-      <PrerenderYearProvider value={COPYRIGHT_YEAR_PLACEHOLDER}>{footer}</PrerenderYearProvider>,
-    ).replace(COPYRIGHT_YEAR_PLACEHOLDER, String(servedYear));
+    setPrerenderYear(COPYRIGHT_YEAR_PLACEHOLDER);
+    const markup = renderToString(footer);
+    setPrerenderYear(undefined);
+    container.innerHTML = markup.replace(COPYRIGHT_YEAR_PLACEHOLDER, String(servedYear));
     document.body.append(container);
     return container;
   }

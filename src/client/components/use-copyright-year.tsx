@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { SERVED_YEAR_KEY } from '../../shared/copyright-year';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../shared/public-config';
 
@@ -14,13 +14,18 @@ function servedYear(): number {
   return typeof year === 'number' ? year : clockYear();
 }
 
-const PrerenderYearContext = createContext<string | undefined>(undefined);
+let prerenderText: string | undefined;
 
-/** Set while prerendering at build time: the text the server replaces with the year. */
-export const PrerenderYearProvider = PrerenderYearContext.Provider;
+/**
+ * While the build prerenders, the text the server replaces with the year (undefined after).
+ * Not a React context: the build renders in the same realm as tests that hydrate, and an
+ * async prerender left a context's value behind for them.
+ */
+export function setPrerenderYear(text: string | undefined): void {
+  prerenderText = text;
+}
 
 /** The current year; during hydration the year the HTML was served with, so they match. */
 export function useCopyrightYear(): number | string {
-  const prerender = useContext(PrerenderYearContext);
-  return useSyncExternalStore(subscribe, clockYear, () => prerender ?? servedYear());
+  return useSyncExternalStore(subscribe, clockYear, () => prerenderText ?? servedYear());
 }

@@ -1,7 +1,17 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import { bodyBootScript, headBootScript } from '../../shared/prerendered-routes';
 
-// Everything the site uses is served by the app itself (DESIGN.md), so 'self' is enough.
+/** CSP source expressions that allow exactly the page's two inline boot scripts. */
+export function bootScriptHashes(): string[] {
+  return [headBootScript, bodyBootScript].map(
+    (script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+  );
+}
+
+// Everything the site uses is served by the app itself (DESIGN.md), so 'self' is enough, plus
+// the hashes of the two inline scripts that pick a prerendered route before the first paint.
 export async function securityHeaders(app: FastifyInstance) {
   const https = app.config.publicUrl.startsWith('https:');
   await app.register(helmet, {
@@ -9,7 +19,7 @@ export async function securityHeaders(app: FastifyInstance) {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...bootScriptHashes()],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],

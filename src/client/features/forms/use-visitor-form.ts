@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { HONEYPOT_FIELD, type FormKind } from '../../../shared/forms/form-fields';
 import { postForm } from './post-form';
 import { useSubmitState } from './submit-state';
@@ -26,6 +26,20 @@ type Options = {
  */
 export function useVisitorForm({ form, required, onAttempt, onSuccess }: Options) {
   const [fields, setFields] = useState<VisitorFields>(empty);
+  // The form is prerendered: a visitor may type before the app hydrates it. Hydration keeps
+  // what the fields show, so the state takes it over once the form element is attached, or
+  // submit would send empty fields.
+  const formRef = useCallback((formElement: HTMLFormElement | null) => {
+    if (!formElement) return;
+    const typed: Partial<VisitorFields> = {};
+    for (const name of Object.keys(empty) as (keyof VisitorFields)[]) {
+      const element = formElement.elements.namedItem(name);
+      if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+        if (element.value !== '') typed[name] = element.value;
+      }
+    }
+    if (Object.keys(typed).length > 0) setFields((current) => ({ ...current, ...typed }));
+  }, []);
   const [state, dispatch] = useSubmitState();
   const loading = state.status === 'loading';
   const complete = required.every((name) => fields[name].trim() !== '');
@@ -59,6 +73,7 @@ export function useVisitorForm({ form, required, onAttempt, onSuccess }: Options
   }
 
   return {
+    formRef,
     fields,
     setField,
     status: state.status,

@@ -43,14 +43,19 @@ export type VisitorFormCopy = {
 /** The one implementation of the order, contact, refund and terms feedback forms. */
 export function VisitorForm(copy: VisitorFormCopy) {
   const id = useId();
-  const { fields, setField, status, errorMessage, loading, canSubmit, submit, reset } =
+  const { formRef, fields, setField, status, errorMessage, loading, canSubmit, submit, reset } =
     useVisitorForm(copy);
   const { outcomes } = copy;
 
   return (
     <div className={copy.className}>
       {copy.header}
-      <form aria-label={copy.label} className="relative mt-6 space-y-5" onSubmit={submit}>
+      <form
+        ref={formRef}
+        aria-label={copy.label}
+        className="relative mt-6 space-y-5"
+        onSubmit={submit}
+      >
         <Field
           id={`${id}-name`}
           label={copy.labels.name}
