@@ -165,7 +165,8 @@ describe('http app', () => {
       expect(response.body).toContain(
         `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">` +
           '{"checkoutUrl":"https://pay.example.com/b/test-123",' +
-          '"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf"}</script>',
+          '"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf",' +
+          `"copyrightYear":${new Date().getUTCFullYear()}}</script>`,
       );
     }
     const compressed = await app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
