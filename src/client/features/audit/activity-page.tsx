@@ -45,7 +45,7 @@ function Change({ title, rows }: { title: string; rows: unknown[] | null }) {
   if (!rows) return null;
   return (
     <div className="min-w-0">
-      <h4 className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{title}</h4>
+      <h3 className="text-xs font-semibold tracking-wide text-ink-muted uppercase">{title}</h3>
       {/* Focusable, so a keyboard can scroll a long change. */}
       <pre
         tabIndex={0}
