@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { DeliveryPage, RecordDeliveries } from '../../shared/mail/delivery-api';
+import { auditPath, type AuditPage } from '../../shared/admin/audit-api';
+import type {
+  DeliveryPage,
+  RecordDeliveries,
+  ResentDelivery,
+} from '../../shared/mail/delivery-api';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
@@ -139,6 +144,13 @@ describeEachDatabase('admin delivery routes', (use) => {
         return log.entries.map((entry) => entry.state);
       })
       .toEqual(['sent', 'sent']);
+    const [entry] = ((await get(auditPath())).json() as AuditPage).rows;
+    expect(entry).toMatchObject({
+      action: 'resend',
+      adminEmail: ADMIN,
+      tableName: 'mail_deliveries',
+      rowIds: [(resent.json() as ResentDelivery).delivery.id],
+    });
   });
 
   it('refuses bad input, unknown deliveries and writes from another origin', async () => {

@@ -8,6 +8,7 @@ import {
 } from '../../shared/mail/delivery-api';
 import { tableNames } from '../../shared/tables';
 import { HttpError } from '../http/errors';
+import { recordAudit, wholeRows } from '../admin/audit/audit-log';
 import { latestForRecords, listDeliveries, resend } from './delivery-log';
 
 const deliveryQuerySchema = z.object({
@@ -63,7 +64,19 @@ export const deliveryRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.post('/deliveries/:id/resend', async (request, reply) => {
     const { id } = parsed(idParam, request.params, 'Invalid delivery id');
-    const delivery = await resend(db, id);
+    const delivery = await db.transaction().execute(async (trx) => {
+      const entry = await resend(trx, id);
+      if (entry) {
+        await recordAudit(trx, {
+          adminEmail: request.admin!.email,
+          action: 'resend',
+          tableName: 'mail_deliveries',
+          rowIds: [entry.id],
+          after: await wholeRows(trx, 'mail_deliveries', [entry.id]),
+        });
+      }
+      return entry;
+    });
     if (!delivery) throw new HttpError(404, `There is no delivery ${id}.`);
     scope.deliveryWorker.wake();
     const answer: ResentDelivery = { delivery };
