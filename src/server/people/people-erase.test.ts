@@ -137,6 +137,8 @@ describeEachDatabase('People: a person’s records, and their erasure everywhere
         'auth_verification',
         'form_submissions',
         'free_product_gift_submissions',
+        // The owner's notifications about the person's submissions (Reply-To and body).
+        'mail_deliveries',
         'refund_inquiries',
         'soul_reset_submissions',
         'terms_of_service_feedback',
