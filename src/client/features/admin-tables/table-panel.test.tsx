@@ -225,13 +225,16 @@ describe('deleting a row (SPEC.md §7)', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Next page' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Delete row 1' }));
     await waitFor(() => expect(footer()).toBe('Page 1 of 1 (10 items)'));
-    expect(server.calls.map(({ method, page }) => [method, page])).toEqual([
-      ['GET', 0],
-      ['GET', 1],
-      ['DELETE', undefined],
-      ['GET', 1],
-      ['GET', 0],
-    ]);
+    // The footer can show page 1 a render before the request for it goes out.
+    await waitFor(() =>
+      expect(server.calls.map(({ method, page }) => [method, page])).toEqual([
+        ['GET', 0],
+        ['GET', 1],
+        ['DELETE', undefined],
+        ['GET', 1],
+        ['GET', 0],
+      ]),
+    );
   });
 });
 
