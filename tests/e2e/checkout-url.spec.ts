@@ -17,7 +17,12 @@ test('the served home HTML carries the configured checkout URL in every checkout
   const html = await (await request.get('/')).text();
   expect(html).not.toContain('__CHECKOUT_URL__');
   expect(html).not.toContain(defaultCheckoutUrl);
-  const hrefs = [...html.matchAll(/<a\b[^>]*\btarget="_blank"[^>]*>/g)].map(
+  // The other routes' prerendered markup rides along in templates: the thank-you page's
+  // download link carries DOWNLOAD_URL; every other new-tab link on the page is a checkout.
+  const templates = /<template\b[^>]*>[\s\S]*?<\/template>/g;
+  expect(html.match(templates)?.join('')).toContain(`href="${downloadUrl}"`);
+  const homeHtml = html.replace(templates, '');
+  const hrefs = [...homeHtml.matchAll(/<a\b[^>]*\btarget="_blank"[^>]*>/g)].map(
     (match) => /href="([^"]*)"/.exec(match[0])?.[1],
   );
   expect(hrefs.length).toBeGreaterThanOrEqual(2);
