@@ -50,7 +50,10 @@ async function openPopup() {
   );
   screen.getByRole('button', { name: 'Before' }).focus();
   scrollTo(0.4);
-  return screen.findByRole('dialog', { name: 'Free Mindfulness Guide' });
+  const dialog = await screen.findByRole('dialog', { name: 'Free Mindfulness Guide' });
+  // The dialog takes focus in an effect, which a busy machine may run after it appears.
+  await waitFor(() => expect(document.activeElement).toBe(dialog));
+  return dialog;
 }
 
 function fill(name: string, email: string) {
