@@ -31,6 +31,12 @@ export type FormDefinition<K extends FormKind = FormKind> = {
   notification(input: FormInput<K>, submittedAt: Date): Notification;
   /** Added to the success and duplicate answers. */
   extra?(config: Config): { guideUrl: string };
+  /**
+   * The answer tells the visitor whether the owner's email went out (the free-guide popup's
+   * banner), so the request sends it before answering. The other forms answer right after the
+   * commit and leave the email to the delivery worker (DESIGN.md "Mail delivery").
+   */
+  answersAfterEmail?: true;
 };
 
 const definitions: { [K in FormKind]: FormDefinition<K> } = {
@@ -65,6 +71,7 @@ const definitions: { [K in FormKind]: FormDefinition<K> } = {
     columns: () => ({}),
     notification: (input, submittedAt) => freeGuideEmail({ ...input, submittedAt }),
     extra: (config) => ({ guideUrl: config.guideUrl }),
+    answersAfterEmail: true,
   },
 };
 

@@ -123,7 +123,8 @@ describe.runIf(testDatabaseKinds.includes('postgres'))(
       await proxy.start();
       const back = await post(app, 'order', '192.0.2.3');
       expect(back.statusCode).toBe(200);
-      expect(back.json()).toEqual({ status: 'success', emailSent: true });
+      // Stored again; an order answers before its email is sent.
+      expect(back.json()).toEqual({ status: 'success', emailSent: false });
     });
   },
 );

@@ -38,6 +38,7 @@ export async function formRoutes(app: FastifyInstance) {
     db: app.database.db,
     mailer: app.mailer,
     config: app.config,
+    wakeWorker: () => app.deliveryWorker.wake(),
   });
 
   app.post<{ Params: { form: string } }>(

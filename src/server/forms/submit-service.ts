@@ -22,6 +22,8 @@ export type FormServiceDeps = {
   db: Kysely<Database>;
   mailer: Mailer;
   config: Config;
+  /** Tells the delivery worker a new email is queued, so it sends it now, not at its next poll. */
+  wakeWorker(): void;
 };
 
 /** The columns the submit flow touches, common to the four tables the forms write. */
@@ -47,10 +49,12 @@ function honeypotFilled(body: unknown): boolean {
 
 /**
  * The one submit flow of every visitor form (SPEC.md §4): validate → duplicate check →
- * insert with email_sent false, together with its queued email (DESIGN.md "Mail delivery")
- * → the first attempt to notify the owner, bounded by MAIL_TIMEOUT_MS → record the outcome.
- * A failed or slow email never fails the submission: the queue's worker retries it. Any
- * database failure does.
+ * insert with email_sent false, together with its queued email (DESIGN.md "Mail delivery").
+ * The free-guide popup then makes the first attempt to notify the owner itself, bounded by
+ * MAIL_TIMEOUT_MS, and records the outcome, because its answer depends on it; the other forms
+ * answer at once (`emailSent: false`, not yet sent) and the worker sends the email moments
+ * later, so no visitor waits for a mail server. A failed or slow email never fails the
+ * submission: the worker retries it. Any database failure does.
  */
 export function createFormService(deps: FormServiceDeps) {
   // The four tables share these columns; the definitions decide which of them a form writes.
@@ -89,8 +93,9 @@ export function createFormService(deps: FormServiceDeps) {
         ...definition.notification(input, submittedAt),
       };
       // One statement writes the record and its queued email, so neither exists without the
-      // other. The request holds the delivery (attempt 1, leased) while it tries it below; if
-      // the process dies first, the lease expires and a worker sends it.
+      // other. A request that sends the email itself holds the delivery (attempt 1, leased)
+      // while it tries; if the process dies first, the lease expires and a worker sends it.
+      const inline = definition.answersAfterEmail === true;
       const { id, delivery } = await db
         .with('record', (q) =>
           q
@@ -128,17 +133,24 @@ export function createFormService(deps: FormServiceDeps) {
               eb.val(columns.subject).as('subject'),
               eb.val(columns.html).as('html'),
               eb.val(columns.text).as('text'),
-              eb.val(1).as('attempts'),
-              fromNow(leaseFor(deps.config.mailTimeoutMs)).as('locked_until'),
+              eb.val(inline ? 1 : 0).as('attempts'),
+              (inline
+                ? fromNow(leaseFor(deps.config.mailTimeoutMs))
+                : sql<Date | null>`null::timestamptz`
+              ).as('locked_until'),
             ]);
         })
         .returning(['source_id as id', 'id as delivery'])
         .executeTakeFirstOrThrow();
+      if (!inline) {
+        deps.wakeWorker();
+        return { status: 'success', emailSent: false, ...extra };
+      }
 
       const sent = await deps.mailer.send(message);
       const emailSent = sent.status === 'sent';
       if (emailSent) {
-        await markSent(deps.db, { id: delivery, source_table: table });
+        await markSent(deps.db, [{ id: delivery, source_table: table }]);
       } else {
         log.warn(
           { form, table, id, delivery },

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { startBenchServer, type BenchServer } from '../../../bench/lib/processes';
+import { eventually } from '../../../tests/support/eventually';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
@@ -39,16 +40,6 @@ async function serverProcess(env: Record<string, string>): Promise<BenchServer> 
   );
   cleanups.push(() => server.stop());
   return server;
-}
-
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describeEachDatabase('mail delivery across processes', (use, kind) => {
@@ -102,7 +93,10 @@ describeEachDatabase('mail delivery across processes', (use, kind) => {
         .where('source_table', '=', 'form_submissions')
         .where('source_id', '=', record.id)
         .executeTakeFirstOrThrow();
-      expect(delivery).toEqual({ status: 'sent', attempts: 2 });
+      // The killed instance's worker may have tried (and been refused) before the kill: its
+      // attempt counts, and its claim expired before the restarted one sent it.
+      expect(delivery.status).toBe('sent');
+      expect([1, 2]).toContain(delivery.attempts);
     } finally {
       if (kind === 'pglite') await database.close();
     }
@@ -147,7 +141,7 @@ describeEachDatabase('mail delivery across processes', (use, kind) => {
           select count(*)::int as n from mail_deliveries
           where subject like ${`${tag} %`} and status = 'sent'`.execute(use().db);
         return rows[0]!.n === 20 ? true : undefined;
-      });
+      }, 20_000);
       // Both workers looked again meanwhile; nothing more may arrive.
       await new Promise((resolve) => setTimeout(resolve, 500));
       const subjects = sink.messages

@@ -3,6 +3,7 @@ import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startMailApiServer } from '../../../tests/support/mail-api-server';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
+import { eventually } from '../../../tests/support/eventually';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
@@ -21,6 +22,15 @@ function order(app: FastifyInstance, email: string) {
     method: 'POST',
     url: '/api/forms/order',
     payload: { name: 'Ada', email, message: 'Hello' },
+  });
+}
+
+/** The one form whose request sends the email itself before answering. */
+function freeGuide(app: FastifyInstance, email: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/forms/free-guide',
+    payload: { name: 'Ada', email },
   });
 }
 
@@ -44,30 +54,36 @@ async function sinkForTest() {
   return sink;
 }
 
-/** Resolves when `check` returns something, polling; fails after `timeoutMs`. */
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function recordAndDelivery(database: TestDatabase, email: string) {
+async function recordAndDelivery(
+  database: TestDatabase,
+  email: string,
+  table: 'form_submissions' | 'free_product_gift_submissions' = 'form_submissions',
+) {
   const record = await database.db
-    .selectFrom('form_submissions')
+    .selectFrom(table)
     .selectAll()
     .where('email', '=', email)
     .executeTakeFirstOrThrow();
   const delivery = await database.db
     .selectFrom('mail_deliveries')
     .selectAll()
-    .where('source_table', '=', 'form_submissions')
+    .where('source_table', '=', table)
     .where('source_id', '=', record.id)
     .executeTakeFirstOrThrow();
   return { record, delivery };
+}
+
+/** A TCP server that accepts connections and never answers: an SMTP server that hangs. */
+async function hangingSmtpServer(): Promise<number> {
+  const hanging: Server = createServer(() => {});
+  await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        hanging.close(() => resolve());
+      }),
+  );
+  return (hanging.address() as AddressInfo).port;
 }
 
 const mailsTo = (sink: SmtpSink, email: string) =>
@@ -79,15 +95,61 @@ describeEachDatabase('mail delivery queue', (use) => {
     await use().db.deleteFrom('mail_deliveries').execute();
   });
 
+  it('answers an order at once, and the worker sends its email moments later, once', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_RETRY_DELAYS: '60' });
+    const email = freshEmail('queued');
+
+    expect((await order(app, email)).json()).toEqual({ status: 'success', emailSent: false });
+    const received = await sink.waitFor((mail) => mail.headers['reply-to'] === email, 5_000);
+    expect(received.subject).toBe('[Soul Reset Bundle] NEW ORDER REQUEST');
+    const after = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.record.email_sent ? state : undefined;
+    });
+    expect(after.record.email_sent_at).toBeInstanceOf(Date);
+    expect(after.delivery).toMatchObject({ status: 'sent', attempts: 1, locked_until: null });
+    // The duplicate rule now sees the delivered email.
+    expect((await order(app, email)).json()).toEqual({ status: 'duplicate' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
+  it('answers an order without waiting for a mail server that hangs', async () => {
+    const port = await hangingSmtpServer();
+    const app = await appWith(use(), {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_TIMEOUT_MS: '2000',
+      MAIL_RETRY_DELAYS: '60',
+    });
+    const email = freshEmail('hang-order');
+
+    const started = performance.now();
+    const response = await order(app, email);
+    const elapsed = performance.now() - started;
+
+    expect(response.json()).toEqual({ status: 'success', emailSent: false });
+    expect(elapsed).toBeLessThan(1_000);
+    const { delivery } = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.delivery.last_error ? state : undefined;
+    }, 8_000);
+    expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(delivery.last_error).toMatch(/2000 ms|timeout/i);
+  });
+
   it('queues the email with the record, and a first attempt refused by SMTP is retried and delivered', async () => {
     const sink = await sinkForTest();
     sink.rejectAll(true);
-    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_RETRY_DELAYS: '0.5,0.5' });
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_RETRY_DELAYS: '1,1' });
     const email = freshEmail('retried');
 
     const response = await order(app, email);
     expect(response.json()).toEqual({ status: 'success', emailSent: false });
-    const first = await recordAndDelivery(use(), email);
+    const first = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.delivery.last_error ? state : undefined;
+    });
     expect(first.record).toMatchObject({ email_sent: false, email_sent_at: null });
     expect(first.delivery).toMatchObject({
       status: 'pending',
@@ -111,7 +173,6 @@ describeEachDatabase('mail delivery queue', (use) => {
     expect(after.record.email_sent_at).toBeInstanceOf(Date);
     expect(after.delivery).toMatchObject({ status: 'sent', attempts: 2, last_error: null });
     expect(after.delivery.sent_at).toBeInstanceOf(Date);
-    // The duplicate rule now sees the delivered email.
     expect((await order(app, email)).json()).toEqual({ status: 'duplicate' });
     expect(mailsTo(sink, email)).toHaveLength(1);
   });
@@ -128,7 +189,7 @@ describeEachDatabase('mail delivery queue', (use) => {
       const state = await recordAndDelivery(use(), email);
       return state.delivery.status === 'failed' ? state : undefined;
     });
-    // The request's attempt and one per retry delay.
+    // The first attempt and one per retry delay.
     expect(delivery).toMatchObject({ attempts: 3, locked_until: null, sent_at: null });
     expect(delivery.last_error).toMatch(/550/);
     expect(record.email_sent).toBe(false);
@@ -139,24 +200,23 @@ describeEachDatabase('mail delivery queue', (use) => {
     const app = await appWith(use(), { SMTP_URL: sink.url });
     const email = freshEmail('once');
 
-    expect((await order(app, email)).json()).toEqual({ status: 'success', emailSent: true });
-    const { delivery, record } = await recordAndDelivery(use(), email);
+    expect((await freeGuide(app, email)).json()).toMatchObject({
+      status: 'success',
+      emailSent: true,
+    });
+    const { delivery, record } = await recordAndDelivery(
+      use(),
+      email,
+      'free_product_gift_submissions',
+    );
     expect(delivery).toMatchObject({ status: 'sent', attempts: 1, locked_until: null });
     expect(record.email_sent).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(mailsTo(sink, email)).toHaveLength(1);
   });
 
-  it('does not hold a submission longer than MAIL_TIMEOUT_MS when the SMTP server hangs', async () => {
-    const hanging: Server = createServer(() => {});
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          hanging.close(() => resolve());
-        }),
-    );
-    const { port } = hanging.address() as AddressInfo;
+  it('does not hold a free-guide request longer than MAIL_TIMEOUT_MS when the SMTP server hangs', async () => {
+    const port = await hangingSmtpServer();
     const app = await appWith(use(), {
       SMTP_URL: `smtp://127.0.0.1:${port}`,
       MAIL_TIMEOUT_MS: '500',
@@ -165,12 +225,12 @@ describeEachDatabase('mail delivery queue', (use) => {
     const email = freshEmail('hang');
 
     const started = performance.now();
-    const response = await order(app, email);
+    const response = await freeGuide(app, email);
     const elapsed = performance.now() - started;
 
-    expect(response.json()).toEqual({ status: 'success', emailSent: false });
+    expect(response.json()).toMatchObject({ status: 'success', emailSent: false });
     expect(elapsed).toBeLessThan(500 + 1_000);
-    const { delivery } = await recordAndDelivery(use(), email);
+    const { delivery } = await recordAndDelivery(use(), email, 'free_product_gift_submissions');
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
     expect(delivery.last_error).toMatch(/500 ms|timeout/i);
   });
@@ -184,12 +244,17 @@ describeEachDatabase('mail delivery queue', (use) => {
       MAIL_API_KEY: 'test-key',
       MAIL_MODEL: 'send-email',
       MAIL_PROJECT_ID: 'project',
+      MAIL_RETRY_DELAYS: '1,1',
     });
     const email = freshEmail('api');
 
     expect((await order(app, email)).json()).toEqual({ status: 'success', emailSent: false });
-    const first = await recordAndDelivery(use(), email);
+    const first = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email);
+      return state.delivery.last_error ? state : undefined;
+    });
     expect(first.delivery.last_error).toBe('Mail API answered 503: Service unavailable');
+    expect(first.delivery.attempts).toBe(1);
 
     api.reply({ status: 200, json: { send_email_status: 'success' } });
     const after = await eventually(async () => {

@@ -6,6 +6,7 @@ import type {
   RecordDeliveries,
   ResentDelivery,
 } from '../../shared/mail/delivery-api';
+import { eventually } from '../../../tests/support/eventually';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
@@ -51,7 +52,17 @@ describeEachDatabase('admin delivery routes', (use) => {
       url: '/api/forms/refund',
       payload: { name: 'Ada', email, message: 'Refund please' },
     });
-    return response.json() as { status: string; emailSent: boolean };
+    expect(response.json()).toMatchObject({ status: 'success' });
+    // The worker sends it after the answer: wait until its attempt is recorded.
+    await eventually(async () => {
+      const delivery = await use()
+        .db.selectFrom('mail_deliveries')
+        .select(['status', 'last_error'])
+        .where('reply_to', '=', email)
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return delivery && (delivery.status !== 'pending' || delivery.last_error) ? true : undefined;
+    });
   }
 
   it('lists deliveries newest first with each state, filters by state and pages', async () => {

@@ -70,32 +70,51 @@ export async function claimDue(
   return claimed.rows;
 }
 
+/** Gives back claims that were never tried (the worker is stopping): due again at once. */
+export async function releaseClaims(
+  db: Kysely<Database>,
+  deliveries: readonly Pick<ClaimedDelivery, 'id'>[],
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  await sql`
+    update mail_deliveries set attempts = attempts - 1, locked_until = null
+    where id in (${sql.join(deliveries.map((delivery) => delivery.id))}) and status = 'pending'`.execute(
+    db,
+  );
+}
+
 function isRecordTable(table: string): table is TableName {
   return (tableNames as readonly string[]).includes(table);
 }
 
 /**
- * Marks a delivery sent and, in the same statement, its record's email_sent true. A row that
- * is no longer pending (sent by someone else, or reset by the owner) is left as it is.
+ * Marks deliveries sent and, in the same statement, their records' email_sent true. A row that
+ * is no longer pending (sent by someone else, or reset by the owner) is left as it is. The
+ * worker records a burst of sends at once: one statement, however many there are.
  */
 export async function markSent(
   db: Kysely<Database>,
-  delivery: Pick<ClaimedDelivery, 'id' | 'source_table'>,
+  deliveries: readonly Pick<ClaimedDelivery, 'id' | 'source_table'>[],
 ): Promise<void> {
-  const sent = sql`
-    update mail_deliveries
-    set status = 'sent', sent_at = now(), locked_until = null, last_error = null
-    where id = ${delivery.id} and status = 'pending'
-    returning source_id`;
-  if (!isRecordTable(delivery.source_table)) {
-    await sent.execute(db);
-    return;
-  }
+  if (deliveries.length === 0) return;
+  const ids = deliveries.map((delivery) => delivery.id);
+  const tables = [...new Set(deliveries.map((delivery) => delivery.source_table))].filter(
+    isRecordTable,
+  );
+  const records = tables.map(
+    (table, index) => sql`, ${sql.raw(`record_${index}`)} as (
+      update ${sql.table(table)}
+      set email_sent = true, email_sent_at = now(), updated_at = now()
+      where id in (select source_id from sent where source_table = ${table}))`,
+  );
   await sql`
-    with sent as (${sent})
-    update ${sql.table(delivery.source_table)}
-    set email_sent = true, email_sent_at = now(), updated_at = now()
-    where id in (select source_id from sent)`.execute(db);
+    with sent as (
+      update mail_deliveries
+      set status = 'sent', sent_at = now(), locked_until = null, last_error = null
+      where id in (${sql.join(ids)}) and status = 'pending'
+      returning source_table, source_id)
+    ${sql.join(records, sql``)}
+    select count(*) from sent`.execute(db);
 }
 
 /**

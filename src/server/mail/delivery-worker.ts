@@ -1,7 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { claimDue, deliveryMessage, markFailed, markSent } from './delivery-store';
+import {
+  claimDue,
+  deliveryMessage,
+  markFailed,
+  markSent,
+  releaseClaims,
+  type ClaimedDelivery,
+} from './delivery-store';
 import type { Mailer } from './mailer';
 
 export type DeliveryWorkerOptions = {
@@ -12,15 +19,15 @@ export type DeliveryWorkerOptions = {
   mailTimeoutMs: number;
   /** How often to look for due rows when nothing wakes the worker (default from the delays). */
   pollMs?: number;
-  /** Rows claimed at a time. */
-  batchSize?: number;
+  /** Sends in flight at most: enough to keep every pooled connection busy. */
+  concurrency?: number;
 };
 
 export type DeliveryWorker = {
   start(): void;
   /** Looks for due rows now (a new delivery was queued) instead of at the next poll. */
   wake(): void;
-  /** Stops polling and waits for the sends in flight to be recorded. */
+  /** Stops claiming and waits for the sends in flight to be recorded. */
   stop(): Promise<void>;
 };
 
@@ -35,42 +42,110 @@ export function pollFor(retryDelaysMs: number[]): number {
 }
 
 /**
- * The retry worker every instance runs: claims due deliveries, sends each through the pooled
- * mailer, and records the outcome. A visitor never waits for it.
+ * Records the sends that succeed together: everything that finished while the last statement
+ * ran goes into the next one, so a burst of emails costs a few statements, not one each.
+ */
+function createSentRecorder(db: Kysely<Database>) {
+  let waiting: { delivery: ClaimedDelivery; done: (error?: unknown) => void }[] = [];
+  let writing = false;
+
+  async function flush() {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        await markSent(
+          db,
+          batch.map((entry) => entry.delivery),
+        );
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.done(error);
+      }
+    }
+    writing = false;
+  }
+
+  return (delivery: ClaimedDelivery) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ delivery, done: (error) => (error ? reject(error) : resolve()) });
+      if (!writing) void flush();
+    });
+}
+
+/**
+ * The delivery worker every instance runs: claims due deliveries, sends each through the
+ * pooled mailer, and records the outcome. It claims the next rows while sends are in flight,
+ * so the pool never idles waiting for the database, and a slow or hung send holds up only its
+ * own row. A visitor never waits for it.
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, mailer, log, retryDelaysMs } = options;
   const pollMs = options.pollMs ?? pollFor(retryDelaysMs);
-  const batchSize = options.batchSize ?? 20;
+  const concurrency = options.concurrency ?? 20;
+  // Rows held at once, sending or waiting to. A waiting row starts within two rounds of
+  // MAIL_TIMEOUT_MS, well inside its lease, so no other instance can claim it meanwhile.
+  const maxHeld = concurrency * 2;
   const leaseMs = leaseFor(options.mailTimeoutMs);
+  const recordSent = createSentRecorder(db);
+  const waiting: ClaimedDelivery[] = [];
+  const sending = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
+  let claiming: Promise<void> | undefined;
   let again = false;
+  let moreDue = false;
   let stopped = true;
 
-  async function deliverDue(): Promise<number> {
-    const claimed = await claimDue(db, batchSize, leaseMs);
-    await Promise.all(
-      claimed.map(async (delivery) => {
-        const result = await mailer.send(deliveryMessage(delivery));
-        if (result.status === 'sent') {
-          await markSent(db, delivery);
-          log.info(
-            { delivery: delivery.id, attempts: delivery.attempts },
-            'Queued email delivered',
-          );
-          return;
-        }
-        const state = await markFailed(db, delivery, result.error, retryDelaysMs);
-        if (state === 'failed') {
-          log.error(
-            { delivery: delivery.id, attempts: delivery.attempts, error: result.error },
-            'Email delivery failed after its last retry',
-          );
-        }
-      }),
-    );
-    return claimed.length;
+  async function deliver(delivery: ClaimedDelivery) {
+    const result = await mailer.send(deliveryMessage(delivery));
+    if (result.status === 'sent') {
+      await recordSent(delivery);
+      log.debug({ delivery: delivery.id, attempts: delivery.attempts }, 'Queued email delivered');
+      return;
+    }
+    const state = await markFailed(db, delivery, result.error, retryDelaysMs);
+    if (state === 'failed') {
+      log.error(
+        { delivery: delivery.id, attempts: delivery.attempts, error: result.error },
+        'Email delivery failed after its last retry',
+      );
+    } else {
+      log.warn(
+        { delivery: delivery.id, attempts: delivery.attempts, error: result.error },
+        'Email delivery failed; it will be retried',
+      );
+    }
+  }
+
+  /** Starts sends from the claimed rows while the pool has room. */
+  function pump() {
+    while (sending.size < concurrency && waiting.length > 0) {
+      const delivery = waiting.shift()!;
+      const sent = deliver(delivery)
+        .catch((error: unknown) =>
+          log.warn(
+            { err: error, delivery: delivery.id },
+            'Could not record an email delivery; its claim expires and it is tried again',
+          ),
+        )
+        .finally(() => {
+          sending.delete(sent);
+          pump();
+          // Claim the next rows while the rest are still sending.
+          if (moreDue && waiting.length + sending.size <= concurrency) run();
+        });
+      sending.add(sent);
+    }
+  }
+
+  async function claim() {
+    const room = maxHeld - waiting.length - sending.size;
+    if (stopped || room <= 0) return;
+    const claimed = await claimDue(db, room, leaseMs);
+    moreDue = claimed.length === room;
+    waiting.push(...claimed);
+    pump();
   }
 
   function schedule(ms: number) {
@@ -82,22 +157,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   function run() {
     if (stopped) return;
-    if (running) {
+    if (claiming) {
       again = true;
       return;
     }
     again = false;
-    running = (async () => {
-      try {
-        // A full batch means more may be due: keep going until a batch comes back short.
-        while (!stopped && (await deliverDue()) === batchSize);
-      } catch (error) {
+    claiming = claim()
+      .catch((error: unknown) => {
+        moreDue = false;
         log.warn({ err: error }, 'Mail delivery worker could not reach the database');
-      }
-    })().finally(() => {
-      running = undefined;
-      schedule(again ? 0 : pollMs);
-    });
+      })
+      .finally(() => {
+        claiming = undefined;
+        if (again) run();
+        // While more is due, finished sends claim the next rows; otherwise poll.
+        else if (!moreDue) schedule(pollMs);
+      });
   }
 
   return {
@@ -107,12 +182,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       schedule(0);
     },
     wake() {
-      if (!stopped) schedule(0);
+      run();
     },
     async stop() {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      await claiming;
+      const unsent = waiting.splice(0);
+      await Promise.all([
+        ...sending,
+        releaseClaims(db, unsent).catch((error: unknown) =>
+          log.warn({ err: error }, 'Could not release claimed emails; their claims expire'),
+        ),
+      ]);
     },
   };
 }

@@ -45,7 +45,14 @@ export function createMailer(
   const transport = transportFor(config, logger, options);
   return {
     async send(message) {
-      const signal = AbortSignal.timeout(config.mailTimeoutMs);
+      // A timer cleared once the send settles: AbortSignal.timeout would fire (and build an
+      // abort error) for every message long after it was sent.
+      const controller = new AbortController();
+      const { signal } = controller;
+      const timer = setTimeout(
+        () => controller.abort(new Error(`no answer within ${config.mailTimeoutMs} ms`)),
+        config.mailTimeoutMs,
+      );
       try {
         await transport.send(toOutgoing(message, config.mailFrom), signal);
         return { status: 'sent' };
@@ -60,6 +67,8 @@ export function createMailer(
           `Mail was not sent: ${reason}`,
         );
         return { status: 'failed', error: reason };
+      } finally {
+        clearTimeout(timer);
       }
     },
     close: () => transport.close(),

@@ -22,10 +22,16 @@ export function smtpTransport(url: string, timeoutMs: number): MailTransport {
   return {
     async send(mail, signal) {
       const sending = transporter.sendMail(mail);
-      await new Promise<void>((resolve, reject) => {
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-        sending.then(() => resolve(), reject);
-      });
+      let onAbort = () => {};
+      try {
+        await new Promise<void>((resolve, reject) => {
+          onAbort = () => reject(signal.reason as Error);
+          signal.addEventListener('abort', onAbort, { once: true });
+          sending.then(() => resolve(), reject);
+        });
+      } finally {
+        signal.removeEventListener('abort', onAbort);
+      }
     },
     async close() {
       transporter.close();

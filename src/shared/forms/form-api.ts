@@ -6,9 +6,11 @@ export function formApiPath(form: FormKind): string {
 }
 
 /**
- * What a form submission answers. `emailSent` false means stored, but the owner was not
- * notified (only the free-guide popup tells the visitor); `guideUrl` is the free guide's link.
- * Rejections (4xx) and faults (5xx) answer `status: 'error'` with a message to show.
+ * What a form submission answers. `emailSent` tells whether the owner's email had gone out when
+ * the answer left: the free-guide popup waits for that attempt (and tells the visitor when it
+ * failed); the other forms answer right after storing, so it is false there and the delivery
+ * worker sends the email moments later. `guideUrl` is the free guide's link. Rejections (4xx)
+ * and faults (5xx) answer `status: 'error'` with a message to show.
  */
 export type FormAnswer =
   | { status: 'success'; emailSent: boolean; guideUrl?: string }
