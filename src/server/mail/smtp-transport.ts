@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailTransport } from './transports';
 
 /** Connections the pool keeps open to the SMTP server, each reused for many messages. */
@@ -21,7 +22,10 @@ export function smtpTransport(url: string, timeoutMs: number): MailTransport {
   });
   return {
     async send(mail, signal) {
-      const sending = transporter.sendMail(mail);
+      // Composed into one buffer first: streamed, the message reaches the socket in dozens of
+      // small writes, one system call each.
+      const raw = await new MailComposer(mail).compile().build();
+      const sending = transporter.sendMail({ envelope: { from: mail.from, to: mail.to }, raw });
       let onAbort = () => {};
       try {
         await new Promise<void>((resolve, reject) => {
