@@ -1,6 +1,6 @@
 // Measures the JavaScript the home page loads before it is interactive: the scripts and
-// modulepreloads of dist/client/index.html, the modules the boot script starts (named by
-// absolute /assets/ paths), and every chunk they import statically (lazy `import()` chunks,
+// modulepreloads of dist/client/index.html, the modules its start script starts (named by
+// absolute /assets/ paths in the page), and every chunk they import statically (lazy `import()` chunks,
 // named by relative paths, are not counted). Prints raw and gzip bytes; with --max-gzip=N exits 1
 // when the gzip total is above N bytes.
 import { readFile } from 'node:fs/promises';
@@ -20,6 +20,7 @@ export async function homeJsSize(clientDir) {
   const queue = [
     ...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="\/([^"]+\.js)"/g),
     ...html.matchAll(/<link\b[^>]*\brel="modulepreload"[^>]*\bhref="\/([^"]+\.js)"/g),
+    ...[...html.matchAll(BOOT_MODULE)].map((match) => [match[0], match[1].slice(1)]),
   ].map((match) => match[1]);
   const seen = new Set();
   const files = [];

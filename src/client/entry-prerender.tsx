@@ -7,7 +7,13 @@ import { PublicConfigProvider } from './app/public-config';
 import { StaticRouter } from './app/router';
 import { setPrerenderYear } from './components/use-copyright-year';
 
-export { bodyBootScript, headBootScript, prerenderedRoutes } from '../shared/prerendered-routes';
+export {
+  APP_MODULES_ELEMENT_ID,
+  appStartScript,
+  bodyBootScript,
+  headBootScript,
+  prerenderedRoutes,
+} from '../shared/prerendered-routes';
 
 function app(location: string) {
   return (

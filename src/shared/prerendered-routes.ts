@@ -30,3 +30,19 @@ export const headBootScript = `(function(){${readRoute}if(r!=='/')document.docum
  * shows it. Other routes (login, admin) stay hidden until the app renders them.
  */
 export const bodyBootScript = `(function(){${readRoute}var t=r==='/'?null:document.querySelector('template[data-route="'+r.replace(/["\\\\]/g,'')+'"]');var root=document.getElementById('root');if(!t||!root)return;root.replaceChildren(t.content);root.setAttribute('data-route',r);document.documentElement.removeAttribute('${ROUTE_PENDING_ATTRIBUTE}');})();`;
+
+/** The `<script type="application/json">` element that names the app's entry module and its preloads. */
+export const APP_MODULES_ELEMENT_ID = 'app-modules';
+
+/** What the app-modules element holds (build-client.mjs writes it). */
+export type AppModules = { entry: string; preload: string[] };
+
+/**
+ * After the body boot script: starts the app's JavaScript (the modules named in the
+ * app-modules element). On a route without prerendered markup (login, admin) at once, with
+ * #root hidden until the app renders. On a prerendered route only once the browser has
+ * reported the page's largest paint, so that no script is fetched, parsed or run before it;
+ * where that is not reported (a page opened hidden, a browser without the entry type) after
+ * the first frame, and at the latest one second after the load event.
+ */
+export const appStartScript = `(function(){var d=document,e=d.getElementById('${APP_MODULES_ELEMENT_ID}'),root=d.getElementById('root');if(!e||!root)return;var m=JSON.parse(e.textContent),started=false,po;function start(){if(started)return;started=true;if(po)po.disconnect();m.preload.forEach(function(h){var l=d.createElement('link');l.rel='modulepreload';l.crossOrigin='anonymous';l.href=h;d.head.append(l);});import(m.entry);}function soon(){setTimeout(start);}${readRoute}if(r!=='/'&&!root.hasAttribute('data-route')){root.hidden=true;start();return;}var types=(window.PerformanceObserver&&PerformanceObserver.supportedEntryTypes)||[];if(d.visibilityState==='visible'&&types.indexOf('largest-contentful-paint')>=0){po=new PerformanceObserver(soon);po.observe({type:'largest-contentful-paint',buffered:true});addEventListener('load',function(){setTimeout(start,1000);});d.addEventListener('visibilitychange',function(){requestAnimationFrame(soon);});}else requestAnimationFrame(soon);})();`;

@@ -13,11 +13,11 @@ const routes = [
   { hash: '#/contact-us', h1: 'Get in Touch', view: 'contact_us' },
 ];
 
-/** Holds the app's boot module until `release()` (so goto cannot wait for load): the page is then exactly the served HTML. */
+/** Holds the app's entry module until `release()` (so goto cannot wait for load): the page is then exactly the served HTML. */
 async function holdApp(page: Page) {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/assets/boot-*.js', async (route: Route) => {
+  await page.route('**/assets/index-*.js', async (route: Route) => {
     await released;
     await route.continue();
   });

@@ -91,7 +91,7 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
     let socket: net.Socket | undefined;
     try {
       await expectReady(server.url);
-      // The largest script the home page loads (the boot script in the HTML is tiny).
+      // The largest script the home page loads (the start script in the HTML is tiny).
       const { files } = await homeJsSize(path.join(root, 'dist/client'));
       const largest = files.reduce((a, b) => (b.raw > a.raw ? b : a));
       const assetPath = `/${largest.file}`;

@@ -46,8 +46,9 @@ test('the home page is prerendered into index.html, and assets are cached for go
   expect(textOf(h1?.[1] ?? '')).toContain(HOME_H1);
   expect(html).toContain('href="#/privacy-policy"');
 
-  const script = /<script\b[^>]*\bsrc="(\/assets\/[^"]+\.js)"/.exec(html);
-  expect(script, 'a script under /assets/ in the served HTML').not.toBeNull();
+  // The app's entry module, named in the page for the inline start script.
+  const script = /"(\/assets\/index-[^"]+\.js)"/.exec(html);
+  expect(script, 'a script under /assets/ named in the served HTML').not.toBeNull();
   const asset = await request.get(script?.[1] ?? '');
   expect(asset.status()).toBe(200);
   expect(asset.headers()['content-type']).toContain('javascript');

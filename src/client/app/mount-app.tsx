@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { ROUTE_PENDING_ATTRIBUTE } from '../../shared/prerendered-routes';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { AppRoutes } from './app-routes';
@@ -31,7 +31,14 @@ export function mountApp(container: HTMLElement, hash = window.location.hash): R
   // firstElementChild, not hasChildNodes: the unfilled placeholder is a comment node.
   const route = isHomeHash(hash) ? '/' : parseHashLocation(hash).pathname;
   if (route === prerendered && container.firstElementChild !== null) {
-    return hydrateRoot(container, app);
+    // As a transition, hydration yields to the browser every few milliseconds instead of
+    // holding the main thread for the whole page in one task; an event on a part not yet
+    // hydrated makes React hydrate it at once.
+    let root!: Root;
+    startTransition(() => {
+      root = hydrateRoot(container, app);
+    });
+    return root;
   }
   container.replaceChildren();
   delete container.dataset.route;

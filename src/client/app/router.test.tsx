@@ -1,6 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
+import { renderToString } from 'react-dom/server';
+import { hydrateRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HashRouter, Link, navigate, parseHashLocation, useLocation } from './router';
+import { HashRouter, Link, StaticRouter, navigate, parseHashLocation, useLocation } from './router';
 
 describe('parseHashLocation', () => {
   it.each([
@@ -47,5 +49,46 @@ describe('HashRouter', () => {
     expect(screen.getByRole('status').textContent).toBe('/#order-form');
     expect(window.location.hash).toBe('#/#order-form');
     expect(window.history.length).toBe(entries);
+  });
+
+  /** Hydrates markup prerendered for home at `hash`; returns how often the page rendered. */
+  async function hydrateHomeAt(hash: string) {
+    window.history.replaceState(null, '', hash === '' ? window.location.pathname : hash);
+    let renders = 0;
+    // Reads the location, as AppRoutes does above the whole page.
+    function Counted() {
+      renders += 1;
+      const { pathname, hash: section } = useLocation();
+      return <output>{`${pathname}${section}`}</output>;
+    }
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(
+      <StaticRouter location="/">
+        <Counted />
+      </StaticRouter>,
+    );
+    document.body.append(container);
+    renders = 0;
+    const root = await act(async () =>
+      hydrateRoot(
+        container,
+        <HashRouter hydratedFrom="/">
+          <Counted />
+        </HashRouter>,
+      ),
+    );
+    const text = container.textContent;
+    act(() => root.unmount());
+    container.remove();
+    return { renders, text };
+  }
+
+  it.each(['', '#', '#/'])('hydrates the home markup at %j in a single render', async (hash) => {
+    // A second render would be the whole page again, in one task, right after hydrating.
+    expect(await hydrateHomeAt(hash)).toEqual({ renders: 1, text: '/' });
+  });
+
+  it('hydrates the home markup at a section address, then follows the address', async () => {
+    expect((await hydrateHomeAt('#/#order-form')).text).toBe('/#order-form');
   });
 });

@@ -60,6 +60,18 @@ const LocationContext = createContext<Location>(parseHashLocation('#/'));
 const OutletContext = createContext<ReactNode>(null);
 
 /**
+ * The address hydration starts from: the route the prerendered markup was made for, spelled as
+ * the browser spells it when the address is just that route ('' or '#/' for home). A snapshot
+ * that differs from the browser's makes React render the whole page again right after
+ * hydrating, in one task, as it did for home opened without a hash ('' against '#/').
+ */
+function hydrationHash(hydratedFrom: string): string {
+  const hash = currentHash();
+  const { pathname, search, hash: section } = parseHashLocation(hash);
+  return pathname === hydratedFrom && !search && !section ? hash : `#${hydratedFrom}`;
+}
+
+/**
  * Routes from the browser's address: re-renders whenever the hash changes. Hydration starts
  * from `hydratedFrom`, the route the prerendered markup was made for, then catches up.
  */
@@ -70,7 +82,7 @@ export function HashRouter({
   children: ReactNode;
   hydratedFrom?: string;
 }) {
-  const hash = useSyncExternalStore(subscribe, currentHash, () => `#${hydratedFrom}`);
+  const hash = useSyncExternalStore(subscribe, currentHash, () => hydrationHash(hydratedFrom));
   return <LocationContext value={parseHashLocation(hash)}>{children}</LocationContext>;
 }
 

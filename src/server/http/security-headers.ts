@@ -1,17 +1,18 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
-import { bodyBootScript, headBootScript } from '../../shared/prerendered-routes';
+import { appStartScript, bodyBootScript, headBootScript } from '../../shared/prerendered-routes';
 
-/** CSP source expressions that allow exactly the page's two inline boot scripts. */
+/** CSP source expressions that allow exactly the page's three inline boot scripts. */
 export function bootScriptHashes(): string[] {
-  return [headBootScript, bodyBootScript].map(
+  return [headBootScript, bodyBootScript, appStartScript].map(
     (script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`,
   );
 }
 
 // Everything the site uses is served by the app itself (DESIGN.md), so 'self' is enough, plus
-// the hashes of the two inline scripts that pick a prerendered route before the first paint.
+// the hashes of the inline scripts that pick a prerendered route before the first paint and
+// start the app after it.
 export async function securityHeaders(app: FastifyInstance) {
   const https = app.config.publicUrl.startsWith('https:');
   await app.register(helmet, {
