@@ -74,7 +74,7 @@ export function formatResults(results: AnyRecord): string {
           `${r.bare.p99_ms} ms`,
           load.ratio_to_bare,
           load.p99_ratio_to_bare,
-          `${load.drain_s} s`,
+          load.left > 0 ? `> ${load.drain_s} s (${load.left} left)` : `${load.drain_s} s`,
           load.delivered_per_s,
           load.delivered_ratio_to_bare,
         ]);

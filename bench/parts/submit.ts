@@ -22,16 +22,21 @@ type LoadResult = {
 };
 /** What a remote SMTP provider takes per message (DESIGN.md "Mail delivery"). */
 const PROVIDER_DELAY_MS = 150;
-/** How long the queue may take to send what one load left behind before the bench gives up. */
-const DRAIN_LIMIT_MS = 180_000;
+/**
+ * How long the bench waits for the queue to send what one load left behind. A provider that
+ * takes 150 ms a message drains at most pool size ÷ 0.15 s; what is left then is reported.
+ */
+const DRAIN_LIMIT_MS = 60_000;
 
 /** A load on the submit route, and how long its emails took to be delivered. */
 type SubmitLoad = LoadResult & {
   ratio_to_bare: number;
   p99_ratio_to_bare: number;
-  /** Seconds from the end of the load until the mail server had every email. */
+  /** Seconds from the end of the load until the mail server had every email, or the limit. */
   drain_s: number;
-  /** Submissions whose email was delivered, per second of load plus drain. */
+  /** Emails still queued when the bench stopped waiting (0: all delivered). */
+  left: number;
+  /** Emails delivered per second of load plus drain. */
   delivered_per_s: number;
   delivered_ratio_to_bare: number;
 };
@@ -78,16 +83,18 @@ async function load(url: string, route: string, durationS: number): Promise<Load
   };
 }
 
-/** Waits until the mail server has received `expected` messages; the seconds it took. */
-async function drain(sink: SinkProcess, expected: number): Promise<number> {
+/**
+ * Waits until the mail server has received `expected` messages or DRAIN_LIMIT_MS passed: the
+ * seconds waited, and how many were still to come.
+ */
+async function drain(sink: SinkProcess, expected: number): Promise<{ s: number; left: number }> {
   const started = performance.now();
-  while ((await sink.count()) < expected) {
-    if (performance.now() - started > DRAIN_LIMIT_MS) {
-      throw new Error(`The queue did not deliver ${expected} emails in ${DRAIN_LIMIT_MS} ms`);
-    }
+  for (;;) {
+    const left = expected - (await sink.count());
+    const waited = performance.now() - started;
+    if (left <= 0 || waited > DRAIN_LIMIT_MS) return { s: round(waited / 1000, 2), left };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return round((performance.now() - started) / 1000, 2);
 }
 
 /**
@@ -120,7 +127,7 @@ export async function benchSubmit(
   const submitLoad = async () => {
     const result = await load(server.url, ORDER_ROUTE, DURATION_S);
     expected += result.answered;
-    return { result, drain_s: await drain(sink, expected) };
+    return { result, drained: await drain(sink, expected) };
   };
   try {
     // Warm-up: JIT, connection pools, caches.
@@ -130,13 +137,14 @@ export async function benchSubmit(
     const bare = await load(server.url, BARE_ROUTE, DURATION_S);
     await sink.delayEach(PROVIDER_DELAY_MS);
     const slow = await submitLoad();
-    const compared = ({ result, drain_s }: { result: LoadResult; drain_s: number }) => {
-      const delivered = result.answered / (DURATION_S + drain_s);
+    const compared = ({ result, drained }: Awaited<ReturnType<typeof submitLoad>>) => {
+      const delivered = (result.answered - drained.left) / (DURATION_S + drained.s);
       return {
         ...result,
         ratio_to_bare: round(result.rps / bare.rps, 2),
         p99_ratio_to_bare: round(result.p99_ms / bare.p99_ms, 2),
-        drain_s,
+        drain_s: drained.s,
+        left: drained.left,
         delivered_per_s: round(delivered),
         delivered_ratio_to_bare: round(delivered / bare.rps, 2),
       };

@@ -14,6 +14,11 @@ export type SmtpSink = {
   rejectAll(reject: boolean): void;
   /** From now on, answer each message this many milliseconds late (a remote provider's pace). */
   delayEach(ms: number): void;
+  /**
+   * Leaves every message that matches unanswered (a mail server that hangs on it) until the
+   * returned function is called; then accepts them.
+   */
+  hold(match: (mail: SinkMail) => boolean): () => void;
   close(): Promise<void>;
 };
 
@@ -23,6 +28,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const waiters = new Set<() => void>();
   let rejecting = false;
   let delayMs = 0;
+  let holding: { match: (mail: SinkMail) => boolean; held: (() => void)[] } | undefined;
 
   const server = new SMTPServer({
     authOptional: true,
@@ -38,9 +44,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           return;
         }
         const envelopeTo = session.envelope.rcptTo.map((recipient) => recipient.address);
-        messages.push({ ...parseMail(Buffer.concat(chunks).toString('utf8')), envelopeTo });
-        for (const wake of waiters) wake();
-        callback();
+        const mail = { ...parseMail(Buffer.concat(chunks).toString('utf8')), envelopeTo };
+        const accept = () => {
+          messages.push(mail);
+          for (const wake of waiters) wake();
+          callback();
+        };
+        if (holding?.match(mail)) holding.held.push(accept);
+        else accept();
       };
     },
   });
@@ -77,6 +88,14 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     delayEach(ms) {
       delayMs = ms;
+    },
+    hold(match) {
+      const current = { match, held: [] as (() => void)[] };
+      holding = current;
+      return () => {
+        if (holding === current) holding = undefined;
+        for (const accept of current.held.splice(0)) accept();
+      };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createServer, type AddressInfo, type Server } from 'node:net';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startMailApiServer } from '../../../tests/support/mail-api-server';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
@@ -175,6 +176,72 @@ describeEachDatabase('mail delivery queue', (use) => {
     expect(after.delivery.sent_at).toBeInstanceOf(Date);
     expect((await order(app, email)).json()).toEqual({ status: 'duplicate' });
     expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
+  it('keeps sending while one email hangs: a slow message holds up only its own row', async () => {
+    const sink = await sinkForTest();
+    const release = sink.hold((mail) => mail.headers['reply-to']?.startsWith('slow-') ?? false);
+    const app = await appWith(use(), {
+      SMTP_URL: sink.url,
+      MAIL_TIMEOUT_MS: '4000',
+      MAIL_RETRY_DELAYS: '60',
+    });
+    const slow = freshEmail('slow');
+    await order(app, slow);
+    // More than the worker sends at once, so later ones need the slots the first ones free.
+    const fast = Array.from({ length: 30 }, (_, i) => freshEmail(`fast-${i}`));
+    for (const email of fast) await order(app, email);
+
+    const started = performance.now();
+    await eventually(async () =>
+      fast.every((email) => mailsTo(sink, email).length === 1) ? true : undefined,
+    );
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(mailsTo(sink, slow)).toHaveLength(0);
+    release();
+    await sink.waitFor((mail) => mail.headers['reply-to'] === slow);
+  });
+
+  it('gives back the claims it had not started when it stops, so they are due again at once', async () => {
+    const sink = await sinkForTest();
+    const release = sink.hold(() => true);
+    cleanups.push(async () => release());
+    const app = await appWith(use(), {
+      SMTP_URL: sink.url,
+      MAIL_TIMEOUT_MS: '1500',
+      MAIL_RETRY_DELAYS: '60',
+    });
+    const tag = `held-${Date.now()}`;
+    await sql`
+      insert into mail_deliveries (source_table, source_id, recipient, reply_to, subject, html, text)
+      select 'refund_inquiries', g, ${OWNER}, ${tag} || '-' || g || '@example.com', ${tag}, '<p>Q</p>', 'Q'
+      from generate_series(1, 50) as g`.execute(use().db);
+    app.deliveryWorker.wake();
+    // 20 sending (held by the mail server) and 20 claimed, waiting for a free slot.
+    await eventually(async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from mail_deliveries
+        where subject = ${tag} and locked_until is not null`.execute(use().db);
+      return rows[0]!.n === 40 ? true : undefined;
+    });
+
+    await app.close();
+    const { rows } = await sql<{
+      attempts: number;
+      waiting: boolean;
+      timed_out: boolean;
+      n: number;
+    }>`
+      select attempts, locked_until is null and last_error is null as waiting,
+        last_error like '%1500 ms%' as timed_out, count(*)::int as n
+      from mail_deliveries where subject = ${tag}
+      group by 1, 2, 3 order by 1, 2, 3`.execute(use().db);
+    expect(rows).toEqual([
+      // Never claimed, and the twenty given back: due now, with no attempt counted.
+      { attempts: 0, waiting: true, timed_out: null, n: 30 },
+      // The sends in flight ran to the timeout and were recorded before the app closed.
+      { attempts: 1, waiting: false, timed_out: true, n: 20 },
+    ]);
   });
 
   it('marks a delivery failed after its last retry, and keeps it with the error', async () => {
