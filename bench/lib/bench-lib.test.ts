@@ -206,13 +206,32 @@ describe('formatResults', () => {
           p99_ms: 120,
           errors: 0,
           ratio_to_bare: 0.75,
+          p99_ratio_to_bare: 1.33,
+          drain_s: 8.5,
+          left: 0,
+          delivered_per_s: 480,
+          delivered_ratio_to_bare: 0.4,
           bare: { rps: 1200, p50_ms: 30, p99_ms: 90, errors: 0 },
+          smtp_150ms: {
+            rps: 1100,
+            p50_ms: 35,
+            p99_ms: 80,
+            errors: 0,
+            ratio_to_bare: 0.92,
+            p99_ratio_to_bare: 0.89,
+            drain_s: 60,
+            left: 8000,
+            delivered_per_s: 65,
+            delivered_ratio_to_bare: 0.05,
+          },
         },
       },
     });
     expect(text).toContain('| pglite | 3500 ms    | 1500 ms         | 320 MB   |');
     expect(text).toMatch(
-      /\| postgres \| 900\s+\| 40 ms \| 120 ms \| 0\s+\| 1200\s+\| 90 ms\s+\| 0\.75\s+\|/,
+      /\| postgres, instant \| 900\s+\| 40 ms \| 120 ms \| 0\s+\| 1200\s+\| 90 ms\s+\| 0\.75\s+\| 1\.33\s+\| 8\.5 s\s+\| 480\s+\| 0\.4\s+\|/,
     );
+    // A queue the bench stopped waiting for says how much was left.
+    expect(text).toMatch(/\| postgres, 150 ms\s+\| 1100 .*\| > 60 s \(8000 left\)\s+\| 65\s+\|/);
   });
 });
