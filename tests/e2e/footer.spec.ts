@@ -49,6 +49,9 @@ for (const link of footerLinks) {
   }) => {
     const analytics = recordAnalytics(page);
     await page.goto('/');
+    // The app has started (it does after the largest paint, which can come after the load
+    // event): before it, the link only changes the hash.
+    await expect.poll(() => analytics).toEqual(['[analytics] page_view home {}']);
     await page.locator('footer').scrollIntoViewIfNeeded();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
 

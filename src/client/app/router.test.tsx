@@ -1,4 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { renderToString } from 'react-dom/server';
 import { hydrateRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,27 +56,21 @@ describe('HashRouter', () => {
   async function hydrateHomeAt(hash: string) {
     window.history.replaceState(null, '', hash === '' ? window.location.pathname : hash);
     let renders = 0;
-    // Reads the location, as AppRoutes does above the whole page.
+    // Reads the location, as AppRoutes does above the whole page; counts its committed renders.
     function Counted() {
-      renders += 1;
       const { pathname, hash: section } = useLocation();
+      useEffect(() => {
+        renders += 1;
+      });
       return <output>{`${pathname}${section}`}</output>;
     }
+    const counted = <Counted />;
     const container = document.createElement('div');
-    container.innerHTML = renderToString(
-      <StaticRouter location="/">
-        <Counted />
-      </StaticRouter>,
-    );
+    container.innerHTML = renderToString(<StaticRouter location="/">{counted}</StaticRouter>);
     document.body.append(container);
     renders = 0;
     const root = await act(async () =>
-      hydrateRoot(
-        container,
-        <HashRouter hydratedFrom="/">
-          <Counted />
-        </HashRouter>,
-      ),
+      hydrateRoot(container, <HashRouter hydratedFrom="/">{counted}</HashRouter>),
     );
     const text = container.textContent;
     act(() => root.unmount());
