@@ -179,6 +179,10 @@ for (const viewport of [
     await expect(bodyRows(panel(page))).toHaveCount(10);
     await panel(page).getByRole('checkbox', { name: 'Select every row on this page' }).check();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
+    // All five admin pages' tabs show at once, none scrolled out of sight.
+    const tabs = page.getByRole('navigation', { name: 'Admin pages' }).getByRole('list');
+    await expect(tabs.getByRole('link')).toHaveCount(5);
+    expect(await tabs.evaluate((list) => list.scrollWidth - list.clientWidth)).toBe(0);
     await expectNoViolations(page);
     await page.goto('/#/admin/activity');
     await page.getByRole('main').getByRole('listitem').first().locator('summary').click();
@@ -195,27 +199,64 @@ for (const viewport of [
 
 // Pictures of every state of the admin tools at both widths, for a person to look at:
 // SHOTS_DIR=/tmp/shots npm run test:e2e -- admin-tools
-test('screenshots of the admin tools in every state', async ({ page }) => {
+test('screenshots of the admin tools in every state', async ({ page, consoleErrors }) => {
   const dir = process.env.SHOTS_DIR;
   test.skip(!dir, 'SHOTS_DIR is not set');
   test.setTimeout(150_000);
-  const shoot = async (name: string) => {
+  // The page, or only the Refund Inquiries panel (the tables page is six panels long), at
+  // each width; every page shot shows the header with the admin navigation.
+  // The error states log their failed request; nothing else may.
+  const expectLogged = (status: number) => {
+    expect(consoleErrors.length).toBeGreaterThan(0);
+    for (const error of consoleErrors)
+      expect(error).toMatch(new RegExp(`status of ${status}|Failed to`));
+    consoleErrors.length = 0;
+  };
+  const shoot = async (name: string, only?: 'panel') => {
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
-      await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+      const path = `${dir}/${name}-${width}.png`;
+      if (only) await panel(page).screenshot({ path });
+      else await page.screenshot({ path, fullPage: true });
     }
   };
+  await page.goto('/#/admin');
+  await expect(bodyRows(panel(page))).toHaveCount(10);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.getByRole('banner').screenshot({ path: `${dir}/nav-375.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('banner').screenshot({ path: `${dir}/nav-1280.png` });
+  await shoot('tables-plain', 'panel');
   await page.goto(`/#/admin?${TABLE}.q=person1&${TABLE}.sort=name&${TABLE}.order=asc`);
   await expect(panel(page).getByText('11 matching rows')).toBeVisible();
   await panel(page).getByRole('checkbox', { name: 'Select every row on this page' }).check();
-  await panel(page).scrollIntoViewIfNeeded();
-  await shoot('tables-search-selected');
+  await shoot('tables-search-selected', 'panel');
+  // Reached from the keyboard, so the focus ring shows.
+  await panel(page).getByRole('link', { name: 'Export all' }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  await expect(panel(page).getByRole('link', { name: 'Export all' })).toBeFocused();
+  await shoot('tables-export-all-focused', 'panel');
+  // The next page request waits, so the panel shows its loading state over the last rows.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/admin/tables/refund_inquiries/rows?*', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await panel(page).getByRole('button', { name: 'Next page' }).click();
+  await expect(panel(page).getByRole('status').filter({ hasText: 'Loading' })).toBeAttached();
+  await shoot('tables-loading', 'panel');
+  release();
+  await expect(panel(page).getByText('Page 2 of 2 (11 items)')).toBeVisible();
+  await expect(panel(page)).toHaveAttribute('aria-busy', 'false');
+  await page.unrouteAll({ behavior: 'wait' });
   await page.goto(
     `/#/admin?${TABLE}.q=nobody-at-all&${TABLE}.filter=${encodeURIComponent('{"email_sent":false}')}`,
   );
   await expect(panel(page).getByText('No rows match this search.')).toBeVisible();
-  await panel(page).scrollIntoViewIfNeeded();
-  await shoot('tables-search-empty');
+  await shoot('tables-search-empty', 'panel');
   await page.route('**/api/admin/tables/refund_inquiries/rows?*', (route) =>
     route.fulfill({
       status: 400,
@@ -224,8 +265,8 @@ test('screenshots of the admin tools in every state', async ({ page }) => {
   );
   await page.goto(`/#/admin?${TABLE}.sort=x`);
   await expect(panel(page).getByRole('alert')).toBeVisible();
-  await panel(page).scrollIntoViewIfNeeded();
-  await shoot('tables-search-error');
+  await shoot('tables-search-error', 'panel');
+  expectLogged(400);
   await page.unrouteAll();
 
   await page.goto('/#/admin/activity');
@@ -235,7 +276,7 @@ test('screenshots of the admin tools in every state', async ({ page }) => {
   await page.route('**/api/admin/audit?*', (route) =>
     route.fulfill({ json: { rows: [], count: 0, page: 0, pageSize: 20 } }),
   );
-  await page.goto('/#/admin/activity');
+  await page.reload();
   await expect(page.getByText('No admin changes yet.')).toBeVisible();
   await shoot('activity-empty');
   await page.unrouteAll();
@@ -245,9 +286,10 @@ test('screenshots of the admin tools in every state', async ({ page }) => {
       json: { error: 'Service Unavailable', message: 'The database is not reachable.' },
     }),
   );
-  await page.goto('/#/admin/activity');
+  await page.reload();
   await expect(page.getByRole('alert')).toBeVisible();
   await shoot('activity-error');
+  expectLogged(503);
   await page.unrouteAll();
 
   await page.goto('/#/admin/people');
@@ -257,6 +299,9 @@ test('screenshots of the admin tools in every state', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Erase everywhere' })).toBeVisible();
   await page.getByLabel('Type person5@example.com to confirm').fill('person5@example.com');
   await shoot('people-found');
+  await page.getByRole('button', { name: 'Erase everywhere' }).click();
+  await expect(page.getByText(/^Erased person5@example.com:/)).toBeVisible();
+  await shoot('people-erased');
   await page.getByLabel('Email address').fill('nobody@example.com');
   await page.getByRole('button', { name: 'Find records' }).click();
   await expect(page.getByText('No records of nobody@example.com.')).toBeVisible();
@@ -271,4 +316,5 @@ test('screenshots of the admin tools in every state', async ({ page }) => {
   await page.getByRole('button', { name: 'Find records' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
   await shoot('people-error');
+  expectLogged(400);
 });

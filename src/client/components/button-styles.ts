@@ -9,12 +9,12 @@ export const secondaryButton =
 export const formCard =
   'mx-auto w-full max-w-2xl rounded-3xl border border-sand-300 bg-white p-6 shadow-sm sm:p-10';
 
-/** The admin area's compact buttons. */
+/** The admin area's compact buttons (on a link too, as for Export all: no underline). */
 export const adminPrimaryButton =
-  'inline-flex items-center justify-center gap-2 rounded-lg bg-sage-700 px-3.5 py-2 text-sm font-semibold text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60';
+  'inline-flex items-center justify-center gap-2 rounded-lg bg-sage-700 px-3.5 py-2 text-sm font-semibold text-white no-underline shadow-sm transition-colors hover:no-underline hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60';
 
 export const adminSecondaryButton =
-  'inline-flex items-center justify-center gap-2 rounded-lg border border-sand-300 bg-white px-3.5 py-2 text-sm font-medium text-sage-800 shadow-sm transition-colors hover:bg-sand-100 disabled:cursor-not-allowed disabled:opacity-60';
+  'inline-flex items-center justify-center gap-2 rounded-lg border border-sand-300 bg-white px-3.5 py-2 text-sm font-medium text-sage-800 no-underline shadow-sm transition-colors hover:no-underline hover:bg-sand-100 disabled:cursor-not-allowed disabled:opacity-60';
 
 export const adminIconButton =
   'inline-flex size-9 items-center justify-center rounded-lg text-ink-muted transition-colors hover:bg-sand-100 hover:text-sage-800 disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';

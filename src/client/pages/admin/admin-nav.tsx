@@ -1,12 +1,15 @@
 import { adminPages } from '../../app/admin-pages';
 import { Link, useLocation } from '../../app/router';
 
-/** Links to every admin page; the current one is marked for the eye and for screen readers. */
+/**
+ * Links to every admin page; the current one is marked for the eye and for screen readers.
+ * On a phone the tabs are narrower, so all five fit a 375 px screen; a narrower one scrolls.
+ */
 export function AdminNav() {
   const { pathname } = useLocation();
   return (
     <nav aria-label="Admin pages" className="mx-auto max-w-6xl px-4 sm:px-6">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mx-2 -mb-px flex overflow-x-auto sm:mx-0 sm:gap-1">
         {adminPages.map(({ path, label }) => {
           const current = path === pathname;
           return (
@@ -14,7 +17,7 @@ export function AdminNav() {
               <Link
                 to={path}
                 aria-current={current ? 'page' : undefined}
-                className={`inline-block border-b-2 px-3 py-2.5 text-sm font-medium whitespace-nowrap no-underline hover:no-underline ${
+                className={`inline-block border-b-2 px-2 py-2.5 text-sm sm:px-3 font-medium whitespace-nowrap no-underline hover:no-underline ${
                   current
                     ? 'border-sage-700 text-sage-800'
                     : 'border-transparent text-ink-muted hover:border-sand-300 hover:text-sage-800'
