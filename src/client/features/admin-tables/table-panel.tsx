@@ -1,8 +1,9 @@
 import { Download, FileDown, Plus, RotateCw, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { tableExportPath, type RowValues } from '../../../shared/admin/table-api';
-import type { TableConfig, TableRow } from '../../../shared/admin/table-config';
+import { PAGE_SIZE, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
 import { adminPrimaryButton, adminSecondaryButton } from '../../components/button-styles';
+import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { downloadFile } from '../../lib/download-file';
 import { RowFormModal } from './row-form-modal';
@@ -10,7 +11,6 @@ import type { TableApi } from './table-api-client';
 import { csvFileName, tableToCsv } from './table-csv';
 import { TableFilters } from './table-filters';
 import { TableGrid, type CellRenderer } from './table-grid';
-import { TablePagination } from './table-pagination';
 import { queryKey } from './table-query-url';
 import { useTablePage } from './use-table-page';
 import { useTableQuery } from './use-table-query';
@@ -250,7 +250,14 @@ export function TablePanel({
             renderCell={renderCell}
           />
           {data.count > 0 ? (
-            <TablePagination page={page} count={data.count} disabled={loading} onPage={setPage} />
+            <Pager
+              page={page}
+              count={data.count}
+              pageSize={PAGE_SIZE}
+              unit="items"
+              disabled={loading}
+              onPage={setPage}
+            />
           ) : null}
         </div>
       ) : (

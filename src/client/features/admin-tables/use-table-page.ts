@@ -1,13 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { TablePage, TableQuery } from '../../../shared/admin/table-api';
 import { PAGE_SIZE } from '../../../shared/admin/table-config';
+import { lastPageIndex } from '../../components/pager';
 import type { TableApi } from './table-api-client';
 import { queryKey } from './table-query-url';
-
-/** The index of the last page for `count` rows (0 when there are none). */
-export function lastPageIndex(count: number): number {
-  return Math.max(0, Math.ceil(count / PAGE_SIZE) - 1);
-}
 
 /** Every row; one object, so an effect that depends on the query does not run every render. */
 const NO_QUERY: TableQuery = {};
@@ -38,7 +34,7 @@ export function useTablePage(
       (data) => {
         if (!current) return;
         // A delete can leave the page past the end: go to the new last page instead.
-        const last = lastPageIndex(data.count);
+        const last = lastPageIndex(data.count, PAGE_SIZE);
         if (page > last) setPageState({ page: last, query: search });
         setAnswer({ key, data });
       },
@@ -58,7 +54,7 @@ export function useTablePage(
     /** Goes to a page, kept between the first and the last. */
     setPage: (next: number) =>
       setPageState({
-        page: Math.min(Math.max(0, next), lastPageIndex(answer.data?.count ?? 0)),
+        page: Math.min(Math.max(0, next), lastPageIndex(answer.data?.count ?? 0, PAGE_SIZE)),
         query: search,
       }),
     reload: () => setVersion((value) => value + 1),

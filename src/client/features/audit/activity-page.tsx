@@ -1,4 +1,4 @@
-import { ChevronLeft, ChevronRight, RotateCcw, RotateCw } from 'lucide-react';
+import { RotateCcw, RotateCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {
   auditPath,
@@ -8,7 +8,8 @@ import {
   type AuditPage,
   type AuditRestored,
 } from '../../../shared/admin/audit-api';
-import { adminIconButton, adminSecondaryButton } from '../../components/button-styles';
+import { adminSecondaryButton } from '../../components/button-styles';
+import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import { adminGet, adminPost } from '../../lib/admin-request';
 
@@ -98,7 +99,6 @@ export function ActivityPage() {
 
   const { data, error } = loaded;
   const loading = loaded.key !== key;
-  const last = data ? Math.max(0, Math.ceil(data.count / data.pageSize) - 1) : 0;
 
   return (
     <section aria-labelledby="activity-heading" aria-busy={loading}>
@@ -211,31 +211,14 @@ export function ActivityPage() {
               </li>
             ))}
           </ol>
-          <div className="flex items-center justify-between gap-4 border-t border-sand-200 px-4 py-3 sm:px-6">
-            <p className="text-sm text-ink-muted" aria-live="polite">
-              Page {page + 1} of {last + 1} ({data.count} entries)
-            </p>
-            <div className="flex items-center gap-1">
-              <button
-                type="button"
-                aria-label="Previous page"
-                disabled={loading || page <= 0}
-                onClick={() => setPage(page - 1)}
-                className={adminIconButton}
-              >
-                <ChevronLeft aria-hidden="true" className="size-5" />
-              </button>
-              <button
-                type="button"
-                aria-label="Next page"
-                disabled={loading || page >= last}
-                onClick={() => setPage(page + 1)}
-                className={adminIconButton}
-              >
-                <ChevronRight aria-hidden="true" className="size-5" />
-              </button>
-            </div>
-          </div>
+          <Pager
+            page={page}
+            count={data.count}
+            pageSize={data.pageSize}
+            unit="entries"
+            disabled={loading}
+            onPage={setPage}
+          />
         </div>
       )}
     </section>

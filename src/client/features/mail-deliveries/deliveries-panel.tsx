@@ -1,11 +1,12 @@
-import { ChevronLeft, ChevronRight, RotateCw } from 'lucide-react';
+import { RotateCw } from 'lucide-react';
 import { useState } from 'react';
 import {
   deliveryFilters,
   type DeliveryEntry,
   type DeliveryFilter,
 } from '../../../shared/mail/delivery-api';
-import { adminIconButton, adminSecondaryButton } from '../../components/button-styles';
+import { adminSecondaryButton } from '../../components/button-styles';
+import { Pager } from '../../components/pager';
 import { Spinner } from '../../components/spinner';
 import type { DeliveryApi } from './delivery-api-client';
 import {
@@ -52,7 +53,6 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
   const total = data?.counts
     ? Object.values(data.counts).reduce((sum, count) => sum + count, 0)
     : undefined;
-  const lastPage = data ? Math.max(0, Math.ceil(data.count / data.pageSize) - 1) : 0;
 
   return (
     <section
@@ -172,32 +172,14 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
               </li>
             ))}
           </ul>
-          <div className="flex items-center justify-between gap-4 border-t border-sand-200 px-4 py-3 sm:px-6">
-            <p className="text-sm text-ink-muted" aria-live="polite">
-              Page {data.page + 1} of {lastPage + 1} ({data.count}{' '}
-              {data.count === 1 ? 'email' : 'emails'})
-            </p>
-            <div className="flex items-center gap-1">
-              <button
-                type="button"
-                aria-label="Previous page"
-                disabled={loading || page <= 0}
-                onClick={() => setPage(page - 1)}
-                className={adminIconButton}
-              >
-                <ChevronLeft aria-hidden="true" className="size-5" />
-              </button>
-              <button
-                type="button"
-                aria-label="Next page"
-                disabled={loading || page >= lastPage}
-                onClick={() => setPage(page + 1)}
-                className={adminIconButton}
-              >
-                <ChevronRight aria-hidden="true" className="size-5" />
-              </button>
-            </div>
-          </div>
+          <Pager
+            page={data.page}
+            count={data.count}
+            pageSize={data.pageSize}
+            unit={data.count === 1 ? 'email' : 'emails'}
+            disabled={loading}
+            onPage={setPage}
+          />
         </div>
       )}
     </section>

@@ -1,21 +1,28 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { adminIconButton } from '../../components/button-styles';
-import { lastPageIndex } from './use-table-page';
+import { adminIconButton } from './button-styles';
 
-type TablePaginationProps = {
+/** The index of the last page for `count` entries (0 when there are none). */
+export function lastPageIndex(count: number, pageSize: number): number {
+  return Math.max(0, Math.ceil(count / pageSize) - 1);
+}
+
+type PagerProps = {
   page: number;
   count: number;
+  pageSize: number;
+  /** What is counted, after the number: 'items', 'entries'. */
+  unit: string;
   disabled: boolean;
   onPage(page: number): void;
 };
 
-/** SPEC.md §2: 'Page X of Y (N items)' with previous and next, for a table with rows. */
-export function TablePagination({ page, count, disabled, onPage }: TablePaginationProps) {
-  const last = lastPageIndex(count);
+/** The admin lists' footer (SPEC.md §2): 'Page X of Y (N items)' with previous and next. */
+export function Pager({ page, count, pageSize, unit, disabled, onPage }: PagerProps) {
+  const last = lastPageIndex(count, pageSize);
   return (
     <div className="flex items-center justify-between gap-4 border-t border-sand-200 px-4 py-3 sm:px-6">
       <p className="text-sm text-ink-muted" aria-live="polite">
-        Page {page + 1} of {last + 1} ({count} items)
+        Page {page + 1} of {last + 1} ({count} {unit})
       </p>
       <div className="flex items-center gap-1">
         <button
