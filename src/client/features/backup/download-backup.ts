@@ -1,5 +1,6 @@
 import type { ApiError } from '../../../shared/auth';
 import { backupPath } from '../../../shared/admin/backup-api';
+import { downloadFile } from '../../lib/download-file';
 import { RequestError } from '../../lib/request-json';
 
 export const backupMessages = {
@@ -13,20 +14,6 @@ const FALLBACK_NAME = 'soul-reset-backup.jsonl.gz';
 export function fileNameFrom(disposition: string | null): string {
   const name = /filename="([^"]+)"/.exec(disposition ?? '')?.[1];
   return name && /^[\w.-]+$/.test(name) ? name : FALLBACK_NAME;
-}
-
-/** Hands a downloaded file to the browser to save, under `name`. */
-function saveFile(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has handed the file over.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /**
@@ -48,6 +35,6 @@ export async function downloadBackup(): Promise<string> {
     throw new RequestError(0, backupMessages.unreachable);
   }
   const name = fileNameFrom(response.headers.get('content-disposition'));
-  saveFile(blob, name);
+  downloadFile(name, [blob], blob.type);
   return name;
 }
