@@ -1,14 +1,9 @@
 import { session } from '../features/auth/session-store';
-import { RequestError, requestJson, sendJson } from './request-json';
+import { requestJson, sendJson, watchUnauthorized } from './request-json';
 
 /** Sends the owner back to sign in when the server no longer accepts the session (401). */
-async function guarded<T>(request: Promise<T>): Promise<T> {
-  try {
-    return await request;
-  } catch (error) {
-    if (error instanceof RequestError && error.status === 401) session.expired();
-    throw error;
-  }
+function guarded<T>(request: Promise<T>): Promise<T> {
+  return watchUnauthorized(request, () => session.expired());
 }
 
 /** An admin API read. */

@@ -46,3 +46,19 @@ export function sendJson<T>(method: 'POST' | 'PUT', url: string, body: unknown):
     body: JSON.stringify(body),
   });
 }
+
+/**
+ * Runs `onUnauthorized` when the request is refused with a 401 (the admin session ended); the
+ * request still rejects, so the caller shows its error.
+ */
+export async function watchUnauthorized<T>(
+  request: Promise<T>,
+  onUnauthorized: () => void,
+): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof RequestError && error.status === 401) onUnauthorized();
+    throw error;
+  }
+}

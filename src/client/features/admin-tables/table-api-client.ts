@@ -10,7 +10,7 @@ import {
   type TableQuery,
 } from '../../../shared/admin/table-api';
 import type { TableRow } from '../../../shared/admin/table-config';
-import { RequestError, requestJson, sendJson } from '../../lib/request-json';
+import { requestJson, sendJson, watchUnauthorized } from '../../lib/request-json';
 
 /** The admin table calls of SPEC.md §7, over the contract in shared/admin/table-api.ts. */
 export type TableApi = {
@@ -27,14 +27,7 @@ export type TableApi = {
  * (401), so the admin area can send the owner back to sign in; the call still rejects.
  */
 export function createTableApi({ onUnauthorized }: { onUnauthorized(): void }): TableApi {
-  async function guarded<T>(request: Promise<T>): Promise<T> {
-    try {
-      return await request;
-    } catch (error) {
-      if (error instanceof RequestError && error.status === 401) onUnauthorized();
-      throw error;
-    }
-  }
+  const guarded = <T>(request: Promise<T>) => watchUnauthorized(request, onUnauthorized);
 
   return {
     listRows: (table, page, query = {}) =>

@@ -8,7 +8,7 @@ import {
   type RecordDeliveries,
   type ResentDelivery,
 } from '../../../shared/mail/delivery-api';
-import { RequestError, requestJson } from '../../lib/request-json';
+import { requestJson, watchUnauthorized } from '../../lib/request-json';
 
 /** The admin delivery log calls (shared/mail/delivery-api.ts). */
 export type DeliveryApi = {
@@ -19,14 +19,7 @@ export type DeliveryApi = {
 
 /** `onUnauthorized` runs on a 401 (the session ended); the call still rejects. */
 export function createDeliveryApi({ onUnauthorized }: { onUnauthorized(): void }): DeliveryApi {
-  async function guarded<T>(request: Promise<T>): Promise<T> {
-    try {
-      return await request;
-    } catch (error) {
-      if (error instanceof RequestError && error.status === 401) onUnauthorized();
-      throw error;
-    }
-  }
+  const guarded = <T>(request: Promise<T>) => watchUnauthorized(request, onUnauthorized);
   return {
     list: (state, page) =>
       guarded(requestJson<DeliveryPage>(`${deliveriesPath}?state=${state}&page=${page}`)),
