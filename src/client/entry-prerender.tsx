@@ -19,7 +19,7 @@ function app(location: string) {
   return (
     <StrictMode>
       {/* The server puts the configured URLs in place of these at start (index-page.ts). */}
-      <PublicConfigProvider value={publicConfigPlaceholders}>
+      <PublicConfigProvider value={{ ...publicConfigPlaceholders, verifiedPurchases: false }}>
         <StaticRouter location={location}>
           <AppRoutes />
         </StaticRouter>

@@ -11,6 +11,8 @@ export const paths = {
   adminLogin: '/admin/login',
   adminBackup: '/admin/backup',
   adminDeliveries: '/admin/deliveries',
+  adminOrders: '/admin/orders',
+  downloadLink: '/download-link',
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];

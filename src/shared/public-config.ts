@@ -6,15 +6,24 @@
 export type PublicConfig = {
   checkoutUrl: string;
   downloadUrl: string;
+  /**
+   * STRIPE_WEBHOOK_SECRET is set: the thank-you page confirms the payment and the product is
+   * delivered through emailed download links (DESIGN.md "Selling for real"), not downloadUrl.
+   */
+  verifiedPurchases: boolean;
 };
+
+/** The settings the prerendered HTML carries as placeholders (the URLs in its links). */
+export type PublicLinks = Pick<PublicConfig, 'checkoutUrl' | 'downloadUrl'>;
 
 export const publicConfigDefaults: PublicConfig = {
   checkoutUrl: 'https://buy.stripe.com/test_soul_reset_bundle',
   downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
+  verifiedPurchases: false,
 };
 
 /** What the prerendered HTML carries in place of each URL until the server fills it in. */
-export const publicConfigPlaceholders: PublicConfig = {
+export const publicConfigPlaceholders: PublicLinks = {
   checkoutUrl: '__CHECKOUT_URL__',
   downloadUrl: '__DOWNLOAD_URL__',
 };

@@ -19,6 +19,7 @@ describe('renderIndexPage', () => {
     const html = renderIndexPage(built, {
       checkoutUrl: 'https://pay.example.com/b/abc?x=1&y=2',
       downloadUrl: '/files/bundle.pdf',
+      verifiedPurchases: false,
     });
     expect(html).not.toContain('__CHECKOUT_URL__');
     expect(html).not.toContain('__DOWNLOAD_URL__');
@@ -30,6 +31,7 @@ describe('renderIndexPage', () => {
     const html = renderIndexPage(built, {
       checkoutUrl: 'https://pay.example.com/"><script>alert(1)</script>',
       downloadUrl: '/d.pdf',
+      verifiedPurchases: false,
     });
     expect(html).toContain(
       'href="https://pay.example.com/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"',
@@ -40,6 +42,7 @@ describe('renderIndexPage', () => {
     const config = {
       checkoutUrl: 'https://pay.example.com/</script><script>alert(1)</script><!--',
       downloadUrl: '/d.pdf',
+      verifiedPurchases: false,
     };
     const html = renderIndexPage(built, config, 2031);
     const json = embeddedJson(html);
@@ -50,7 +53,11 @@ describe('renderIndexPage', () => {
 });
 
 describe('copyright year', () => {
-  const config = { checkoutUrl: 'https://pay.example.com/b', downloadUrl: '/d.pdf' };
+  const config = {
+    checkoutUrl: 'https://pay.example.com/b',
+    downloadUrl: '/d.pdf',
+    verifiedPurchases: false,
+  };
 
   it('writes the current UTC year into the footer and the settings', () => {
     const year = new Date().getUTCFullYear();

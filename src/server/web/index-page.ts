@@ -4,6 +4,7 @@ import {
   PUBLIC_CONFIG_ELEMENT_ID,
   publicConfigPlaceholders,
   type PublicConfig,
+  type PublicLinks,
 } from '../../shared/public-config';
 import { COPYRIGHT_YEAR_PLACEHOLDER, SERVED_YEAR_KEY } from '../../shared/copyright-year';
 import { escapeHtml } from '../mail/escape-html';
@@ -34,7 +35,7 @@ export function renderIndexPage(
   year = new Date().getUTCFullYear(),
 ): string {
   let page = html.replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(year));
-  for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicConfig)[]) {
+  for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicLinks)[]) {
     page = page.replaceAll(
       `"${publicConfigPlaceholders[key]}"`,
       () => `"${escapeHtml(config[key])}"`,

@@ -21,7 +21,9 @@ export async function staticSite(app: FastifyInstance, options: { clientDir: str
   }
   const { checkoutUrl, downloadUrl } = app.config;
   const html = await readFile(indexFile, 'utf8');
-  const page = pageOfTheYear((year) => renderIndexPage(html, { checkoutUrl, downloadUrl }, year));
+  const page = pageOfTheYear((year) =>
+    renderIndexPage(html, { checkoutUrl, downloadUrl, verifiedPurchases: false }, year),
+  );
   await page();
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) =>
     sendIndex(await page(), request, reply);

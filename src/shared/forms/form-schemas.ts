@@ -23,7 +23,8 @@ const name = text(fieldMessages.nameMissing).check(
   z.maxLength(fieldLimits.name, fieldMessages.nameTooLong),
 );
 
-const email = text(fieldMessages.emailMissing).check(
+/** A visitor's address, as every form (and the download-link request) checks it. */
+export const emailSchema = text(fieldMessages.emailMissing).check(
   z.trim(),
   z.minLength(1, fieldMessages.emailMissing),
   z.maxLength(fieldLimits.email, fieldMessages.emailTooLong),
@@ -39,14 +40,14 @@ const messageText = text(fieldMessages.messageMissing).check(
 const requiredMessage = messageText.check(z.minLength(1, fieldMessages.messageMissing));
 const optionalMessage = z._default(messageText, '');
 
-const withMessage = z.object({ name, email, message: requiredMessage });
+const withMessage = z.object({ name, email: emailSchema, message: requiredMessage });
 
 export const formSchemas = {
-  order: z.object({ name, email, message: optionalMessage }),
+  order: z.object({ name, email: emailSchema, message: optionalMessage }),
   contact: withMessage,
   refund: withMessage,
   'terms-feedback': withMessage,
-  'free-guide': z.object({ name, email }),
+  'free-guide': z.object({ name, email: emailSchema }),
 } satisfies Record<FormKind, z.ZodMiniType>;
 
 export type FormInput<K extends FormKind> = z.output<(typeof formSchemas)[K]>;

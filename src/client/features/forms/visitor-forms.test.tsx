@@ -38,7 +38,11 @@ describe('order form', () => {
   it('shows its title, fields, Buy Now link and notes', () => {
     render(
       <PublicConfigProvider
-        value={{ checkoutUrl: 'https://pay.example.com/x', downloadUrl: '/download.pdf' }}
+        value={{
+          checkoutUrl: 'https://pay.example.com/x',
+          downloadUrl: '/download.pdf',
+          verifiedPurchases: false,
+        }}
       >
         <OrderForm />
       </PublicConfigProvider>,
