@@ -5,7 +5,7 @@ import { product } from '../../shared/product';
 
 type CheckoutLinkProps = {
   /** Where on the page the click came from. */
-  source: 'hero' | 'final_cta' | 'order_form';
+  source: 'hero' | 'final_cta' | 'order_form' | 'thank_you';
   /** What a call-to-action button promised; recorded as cta_click (SPEC.md §7). */
   action?: 'download_now' | 'buy_now';
   className?: string;
