@@ -7,7 +7,13 @@
 export type AnalyticsParams = Record<string, string | number | boolean>;
 
 export type PageName =
-  'home' | 'thank_you' | 'privacy_policy' | 'refund_policy' | 'terms_of_service' | 'contact_us';
+  | 'home'
+  | 'thank_you'
+  | 'privacy_policy'
+  | 'refund_policy'
+  | 'terms_of_service'
+  | 'contact_us'
+  | 'download_link';
 
 type Kind = 'page_view' | 'event' | 'conversion';
 

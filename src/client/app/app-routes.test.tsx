@@ -61,6 +61,7 @@ describe('AppRoutes', () => {
     [paths.contactUs, 'Get in Touch'],
     [paths.login, 'Welcome Back'],
     [paths.adminLogin, 'Admin Access'],
+    [paths.downloadLink, 'This download link is not valid'],
   ])('renders %s with one main landmark and the h1 %s', async (path, name) => {
     render(
       <StaticRouter location={path}>

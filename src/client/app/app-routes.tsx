@@ -22,6 +22,9 @@ const TermsOfServicePage = lazy(() =>
 const ContactUsPage = lazy(() =>
   import('../pages/contact-us-page').then((m) => ({ default: m.ContactUsPage })),
 );
+const DownloadLinkPage = lazy(() =>
+  import('../features/orders/download-link-page').then((m) => ({ default: m.DownloadLinkPage })),
+);
 const LoginPage = lazy(() => import('../pages/login-page').then((m) => ({ default: m.LoginPage })));
 const AdminLayout = lazy(() =>
   import('../pages/admin/admin-layout').then((m) => ({ default: m.AdminLayout })),
@@ -42,6 +45,8 @@ function screenFor(pathname: string): ReactNode | undefined {
       return <TermsOfServicePage />;
     case paths.contactUs:
       return <ContactUsPage />;
+    case paths.downloadLink:
+      return <DownloadLinkPage />;
     case paths.login:
       return <LoginPage mode="normal" />;
     case paths.adminLogin:
