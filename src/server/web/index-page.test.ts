@@ -52,6 +52,46 @@ describe('renderIndexPage', () => {
   });
 });
 
+describe('the thank-you route with verified purchases', () => {
+  const withTemplates = built.replace(
+    '</body>',
+    `<template data-route="/thank-you"><main><h1>Thank You for Your Purchase!</h1><a href="${publicConfigPlaceholders.downloadUrl}">Download Now</a></main></template><template data-route="/privacy-policy"><main><h1>Privacy Policy</h1></main></template><script>boot()</script></body>`,
+  );
+  const config = {
+    checkoutUrl: 'https://pay.example.com/b',
+    downloadUrl: '/files/the-whole-bundle.zip',
+  };
+
+  it('keeps the seed page, with the configured download, while purchases are not verified', () => {
+    const html = renderIndexPage(withTemplates, { ...config, verifiedPurchases: false });
+    expect(html).toContain('<template data-route="/thank-you"><main><h1>Thank You');
+    expect(html).toContain('href="/files/the-whole-bundle.zip">Download Now</a></main></template>');
+    expect(JSON.parse(embeddedJson(html))).toMatchObject({
+      downloadUrl: config.downloadUrl,
+      verifiedPurchases: false,
+    });
+  });
+
+  it('leaves the seed page and the download URL out of the page when they are', () => {
+    const html = renderIndexPage(withTemplates, { ...config, verifiedPurchases: true });
+    expect(html).not.toContain('data-route="/thank-you"');
+    expect(html).not.toContain('Thank You for Your Purchase!');
+    expect(html).not.toContain(config.downloadUrl);
+    expect(html).not.toContain('the-whole-bundle');
+    expect(html).not.toContain(publicConfigPlaceholders.downloadUrl);
+    // Everything around it stays: the other routes, the boot script, the home page's links.
+    expect(html).toContain(
+      '<template data-route="/privacy-policy"><main><h1>Privacy Policy</h1></main></template><script>boot()</script></body>',
+    );
+    expect(html).toContain('href="https://pay.example.com/b"');
+    expect(JSON.parse(embeddedJson(html))).toMatchObject({
+      checkoutUrl: config.checkoutUrl,
+      downloadUrl: '',
+      verifiedPurchases: true,
+    });
+  });
+});
+
 describe('copyright year', () => {
   const config = {
     checkoutUrl: 'https://pay.example.com/b',

@@ -7,6 +7,7 @@ import {
   type PublicLinks,
 } from '../../shared/public-config';
 import { COPYRIGHT_YEAR_PLACEHOLDER, SERVED_YEAR_KEY } from '../../shared/copyright-year';
+import { paths } from '../../shared/paths';
 import { escapeHtml } from '../mail/escape-html';
 
 const gzip = promisify(zlib.gzip);
@@ -24,24 +25,39 @@ function scriptSafeJson(value: unknown): string {
     .replaceAll('\u2029', '\\u2029');
 }
 
+/** The built page without one prerendered route's `<template data-route>`. */
+function withoutTemplate(html: string, route: string): string {
+  const start = html.indexOf(`<template data-route="${route}">`);
+  if (start === -1) return html;
+  const end = html.indexOf('</template>', start);
+  if (end === -1) throw new Error(`index.html has no end to the template of ${route}.`);
+  return html.slice(0, start) + html.slice(end + '</template>'.length);
+}
+
 /**
  * The built index.html with the configured URLs and the year (the current one unless given) in
  * place of the prerender placeholders, and the public settings with that year embedded for the
  * screens the browser renders itself.
+ *
+ * With verified purchases, the prerendered thank-you page (which thanks anyone and links the
+ * public DOWNLOAD_URL) is left out, so the app renders that route once it has asked the server
+ * about the payment; the URL itself appears nowhere in the page.
  */
 export function renderIndexPage(
   html: string,
   config: PublicConfig,
   year = new Date().getUTCFullYear(),
 ): string {
-  let page = html.replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(year));
+  const shown = config.verifiedPurchases ? { ...config, downloadUrl: '' } : config;
+  let page = config.verifiedPurchases ? withoutTemplate(html, paths.thankYou) : html;
+  page = page.replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(year));
   for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicLinks)[]) {
     page = page.replaceAll(
       `"${publicConfigPlaceholders[key]}"`,
-      () => `"${escapeHtml(config[key])}"`,
+      () => `"${escapeHtml(shown[key])}"`,
     );
   }
-  const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson({ ...config, [SERVED_YEAR_KEY]: year })}</script>`;
+  const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson({ ...shown, [SERVED_YEAR_KEY]: year })}</script>`;
   if (!page.includes('</head>')) throw new Error('index.html has no </head> to embed settings in.');
   return page.replace('</head>', () => `    ${data}\n  </head>`);
 }
