@@ -179,9 +179,9 @@ for (const viewport of [
     await expect(bodyRows(panel(page))).toHaveCount(10);
     await panel(page).getByRole('checkbox', { name: 'Select every row on this page' }).check();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
-    // All five admin pages' tabs show at once, none scrolled out of sight.
+    // All six admin pages' tabs show at once, none scrolled out of sight.
     const tabs = page.getByRole('navigation', { name: 'Admin pages' }).getByRole('list');
-    await expect(tabs.getByRole('link')).toHaveCount(5);
+    await expect(tabs.getByRole('link')).toHaveCount(6);
     expect(await tabs.evaluate((list) => list.scrollWidth - list.clientWidth)).toBe(0);
     await expectNoViolations(page);
     await page.goto('/#/admin/activity');

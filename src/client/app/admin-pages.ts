@@ -35,6 +35,13 @@ export const adminPages: AdminPage[] = [
     ),
   },
   {
+    path: paths.adminOrders,
+    label: 'Orders',
+    page: lazy(() =>
+      import('../features/orders/orders-page').then((m) => ({ default: m.OrdersPage })),
+    ),
+  },
+  {
     path: paths.adminBackup,
     label: 'Backup',
     page: lazy(() =>

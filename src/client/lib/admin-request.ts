@@ -15,3 +15,8 @@ export function adminGet<T>(url: string): Promise<T> {
 export function adminPost<T>(url: string, body: unknown): Promise<T> {
   return guarded(sendJson<T>('POST', url, body));
 }
+
+/** An admin API replacement of a record's fields, with a JSON body. */
+export function adminPut<T>(url: string, body: unknown): Promise<T> {
+  return guarded(sendJson<T>('PUT', url, body));
+}

@@ -3,7 +3,8 @@ import { Link, useLocation } from '../../app/router';
 
 /**
  * Links to every admin page; the current one is marked for the eye and for screen readers.
- * On a phone the tabs are narrower, so all five fit a 375 px screen; a narrower one scrolls.
+ * On a phone the tabs are narrower and their text a little smaller, so all six fit a 375 px
+ * screen; a narrower one scrolls.
  */
 export function AdminNav() {
   const { pathname } = useLocation();
@@ -17,7 +18,7 @@ export function AdminNav() {
               <Link
                 to={path}
                 aria-current={current ? 'page' : undefined}
-                className={`inline-block border-b-2 px-2 py-2.5 text-sm sm:px-3 font-medium whitespace-nowrap no-underline hover:no-underline ${
+                className={`inline-block border-b-2 px-1 py-2.5 text-[13px] font-medium sm:px-3 sm:text-sm whitespace-nowrap no-underline hover:no-underline ${
                   current
                     ? 'border-sage-700 text-sage-800'
                     : 'border-transparent text-ink-muted hover:border-sand-300 hover:text-sage-800'

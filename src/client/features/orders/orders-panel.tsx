@@ -1,0 +1,324 @@
+import { Ban, NotebookPen, RotateCw, Search, Send } from 'lucide-react';
+import { Fragment, useEffect, useId, useState } from 'react';
+import { orderStatuses, type AdminOrder } from '../../../shared/orders/order-api';
+import { adminSecondaryButton } from '../../components/button-styles';
+import { Pager } from '../../components/pager';
+import { Spinner } from '../../components/spinner';
+import { formatAmount, formatWhen } from './format-order';
+import { orderAdmin, type OrderFilter } from './order-admin-client';
+import { OrderNotes } from './order-notes';
+import { OrderStatusBadge, orderStatusLabels } from './order-status-badge';
+import { useOrderPage } from './use-order-page';
+
+/** How long typing pauses before the search runs. */
+export const ORDER_SEARCH_DELAY_MS = 300;
+
+const inputLook =
+  'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
+const headerCell = 'px-4 py-3 text-xs font-semibold tracking-wide text-ink-muted uppercase';
+const cell = 'px-4 py-3';
+const rowButton = `${adminSecondaryButton} px-2.5 py-1.5 text-xs whitespace-nowrap`;
+
+type Notice = { kind: 'ok' | 'error'; text: string };
+
+const failureText = (failure: unknown) =>
+  failure instanceof Error ? failure.message : String(failure);
+
+export const revokeConfirmation = (order: AdminOrder) =>
+  `Revoke every download link of order #${order.id} (${order.email})? The links in the buyer's emails will stop working.`;
+
+/**
+ * The orders Stripe's webhook recorded, newest first (DESIGN.md "Selling for real"): read-only
+ * but for the owner's notes, with Resend link for a paid order and Revoke links.
+ */
+export function OrdersPanel() {
+  const id = useId();
+  const [status, setStatus] = useState<OrderFilter>('all');
+  const [text, setText] = useState('');
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(0);
+  const { data, loading, error, reload, replace } = useOrderPage({ page, status, q });
+  const [busy, setBusy] = useState<number | null>(null);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+
+  useEffect(() => {
+    const wanted = text.trim();
+    if (wanted === q) return;
+    const timer = setTimeout(() => {
+      setQ(wanted);
+      setPage(0);
+    }, ORDER_SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, q]);
+
+  async function act(order: AdminOrder, action: () => Promise<AdminOrder>, done: string) {
+    setBusy(order.id);
+    setNotice(null);
+    try {
+      replace(await action());
+      setNotice({ kind: 'ok', text: done });
+      return true;
+    } catch (failure) {
+      setNotice({ kind: 'error', text: `Order #${order.id}: ${failureText(failure)}` });
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const resend = (order: AdminOrder) =>
+    act(
+      order,
+      () => orderAdmin.resendLink(order.id),
+      `A new download link for order #${order.id} is on its way to ${order.email}.`,
+    );
+
+  const revoke = (order: AdminOrder) => {
+    if (!window.confirm(revokeConfirmation(order))) return;
+    void act(
+      order,
+      () => orderAdmin.revokeLinks(order.id),
+      `The download links of order #${order.id} no longer work.`,
+    );
+  };
+
+  const saveNotes = (order: AdminOrder, notes: string) =>
+    act(order, () => orderAdmin.saveNotes(order.id, notes), `Notes on order #${order.id} saved.`);
+
+  const filtered = status !== 'all' || q !== '';
+
+  return (
+    <section
+      aria-label="Orders"
+      aria-busy={loading}
+      className="min-w-0 overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm"
+    >
+      <div className="flex flex-wrap items-end gap-x-4 gap-y-3 border-b border-sand-200 bg-sand-50/60 px-4 py-3 sm:px-6">
+        <div className="flex min-w-0 flex-[1_1_14rem] flex-col gap-1">
+          <label htmlFor={`${id}-q`} className="text-xs font-medium text-ink-muted">
+            Search name or email
+          </label>
+          <div className="relative">
+            <Search
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
+            />
+            <input
+              id={`${id}-q`}
+              type="search"
+              value={text}
+              maxLength={200}
+              onChange={(event) => setText(event.target.value)}
+              placeholder="Search…"
+              className={`${inputLook} w-full pl-9`}
+            />
+          </div>
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${id}-status`} className="text-xs font-medium text-ink-muted">
+            Status
+          </label>
+          <select
+            id={`${id}-status`}
+            value={status}
+            onChange={(event) => {
+              setStatus(event.target.value as OrderFilter);
+              setPage(0);
+            }}
+            className={inputLook}
+          >
+            <option value="all">All</option>
+            {orderStatuses.map((option) => (
+              <option key={option} value={option}>
+                {orderStatusLabels[option]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" onClick={reload} disabled={loading} className={adminSecondaryButton}>
+          {loading ? <Spinner /> : <RotateCw aria-hidden="true" className="size-4" />}
+          Refresh
+        </button>
+      </div>
+
+      {notice ? (
+        <p
+          role={notice.kind === 'error' ? 'alert' : 'status'}
+          className={`border-b px-4 py-2 text-sm sm:px-6 ${
+            notice.kind === 'error'
+              ? 'border-red-200 bg-red-50 text-red-800'
+              : 'border-sand-200 bg-sage-50 text-sage-800'
+          }`}
+        >
+          {notice.text}
+        </p>
+      ) : null}
+
+      {error ? (
+        <div
+          role="alert"
+          className="m-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 sm:m-6"
+        >
+          <p>Could not load the orders: {error}</p>
+          <button
+            type="button"
+            onClick={reload}
+            className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1 font-semibold text-red-800 hover:bg-red-100"
+          >
+            <RotateCw aria-hidden="true" className="size-4" />
+            Try again
+          </button>
+        </div>
+      ) : !data ? (
+        <div role="status" className="flex h-32 items-center justify-center gap-3 text-ink-muted">
+          <Spinner className="size-6 text-sage-600" />
+          Loading orders…
+        </div>
+      ) : data.orders.length === 0 ? (
+        filtered ? (
+          <p className="px-4 py-10 text-center text-ink-muted">No orders match.</p>
+        ) : (
+          <div className="px-4 py-10 text-center">
+            <p className="font-medium text-ink">No orders yet</p>
+            <p className="mx-auto mt-1 max-w-md text-sm text-ink-muted">
+              Orders appear here once Stripe&rsquo;s webhook is set up (STRIPE_WEBHOOK_SECRET) and a
+              buyer completes the checkout.
+            </p>
+          </div>
+        )
+      ) : (
+        <div className={loading ? 'opacity-60 transition-opacity' : undefined}>
+          {/* Focusable so keyboard users can scroll a table wider than the screen. */}
+          <div
+            role="group"
+            aria-label="Orders table"
+            tabIndex={0}
+            className="overflow-x-auto focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sage-600"
+          >
+            <table className="w-max min-w-full border-collapse text-left text-sm text-ink">
+              <caption className="sr-only">Orders, newest first</caption>
+              <thead className="bg-sand-50">
+                <tr className="border-b border-sand-200">
+                  <th scope="col" className={headerCell}>
+                    Order
+                  </th>
+                  <th scope="col" className={`${headerCell} text-right`}>
+                    Amount
+                  </th>
+                  <th scope="col" className={headerCell}>
+                    Buyer
+                  </th>
+                  <th scope="col" className={`${headerCell} text-right`}>
+                    Downloads
+                  </th>
+                  <th scope="col" className={`${headerCell} text-right`}>
+                    Active links
+                  </th>
+                  <th scope="col" className={headerCell}>
+                    Paid at
+                  </th>
+                  <th scope="col" className={headerCell}>
+                    Actions
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-sand-200">
+                {data.orders.map((order) => (
+                  <Fragment key={order.id}>
+                    <tr className="align-top">
+                      <td className={cell}>
+                        <div className="flex items-center gap-2">
+                          <span className="font-medium tabular-nums">#{order.id}</span>
+                          <OrderStatusBadge status={order.status} />
+                        </div>
+                        {order.notes ? (
+                          <p className="mt-1 max-w-48 truncate text-xs text-ink-muted">
+                            {order.notes}
+                          </p>
+                        ) : null}
+                      </td>
+                      <td className={`${cell} text-right tabular-nums`}>
+                        {formatAmount(order.amountTotal, order.currency)}
+                      </td>
+                      <td className={cell}>
+                        <p className="font-medium">{order.name ?? '—'}</p>
+                        <p className="text-ink-muted">{order.email}</p>
+                      </td>
+                      <td className={`${cell} text-right tabular-nums`}>{order.downloads}</td>
+                      <td className={`${cell} text-right tabular-nums`}>{order.activeLinks}</td>
+                      <td className={`${cell} whitespace-nowrap`}>
+                        {order.paidAt ? (
+                          <time dateTime={order.paidAt}>{formatWhen(order.paidAt)}</time>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                      <td className={cell}>
+                        <div className="flex gap-1.5">
+                          <button
+                            type="button"
+                            aria-expanded={editing === order.id}
+                            aria-label={`Notes on order #${order.id}`}
+                            onClick={() => setEditing(editing === order.id ? null : order.id)}
+                            className={rowButton}
+                          >
+                            <NotebookPen aria-hidden="true" className="size-3.5" />
+                            Notes
+                          </button>
+                          {order.status === 'paid' ? (
+                            <button
+                              type="button"
+                              disabled={busy !== null}
+                              aria-label={`Resend link of order #${order.id}`}
+                              onClick={() => void resend(order)}
+                              className={rowButton}
+                            >
+                              <Send aria-hidden="true" className="size-3.5" />
+                              Resend link
+                            </button>
+                          ) : null}
+                          {order.activeLinks > 0 ? (
+                            <button
+                              type="button"
+                              disabled={busy !== null}
+                              aria-label={`Revoke links of order #${order.id}`}
+                              onClick={() => revoke(order)}
+                              className={`${rowButton} hover:bg-red-50 hover:text-red-800`}
+                            >
+                              <Ban aria-hidden="true" className="size-3.5" />
+                              Revoke links
+                            </button>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                    {editing === order.id ? (
+                      <tr className="bg-sand-50/60">
+                        <td colSpan={7} className={cell}>
+                          <OrderNotes
+                            order={order}
+                            save={(notes) => saveNotes(order, notes)}
+                            onClose={() => setEditing(null)}
+                          />
+                        </td>
+                      </tr>
+                    ) : null}
+                  </Fragment>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager
+            page={data.page}
+            count={data.count}
+            pageSize={data.pageSize}
+            unit={data.count === 1 ? 'order' : 'orders'}
+            disabled={loading}
+            onPage={setPage}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
