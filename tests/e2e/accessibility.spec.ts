@@ -10,6 +10,8 @@ const routes = [
   '#/contact-us',
   '#/login',
   '#/admin/login',
+  '#/download-link?reason=expired',
+  '#/download-link?reason=revoked',
 ];
 
 const viewports = [

@@ -17,16 +17,18 @@ export function ThankYouPage() {
   usePageView('thank_you');
   useScrollToTop();
 
-  return (
+  return verifiedPurchases ? (
+    <div className="flex min-h-dvh flex-col">
+      <PageHeader title="Your purchase" />
+      <main className="mx-auto w-full max-w-2xl flex-1 px-6 py-16 sm:py-24">
+        <VerifiedThankYou />
+      </main>
+      <SiteFooter />
+    </div>
+  ) : (
     <>
       <PageHeader title="Your purchase" />
-      {verifiedPurchases ? (
-        <main className="mx-auto max-w-2xl px-6 py-16 sm:py-24">
-          <VerifiedThankYou />
-        </main>
-      ) : (
-        <UnverifiedThankYou />
-      )}
+      <UnverifiedThankYou />
       <SiteFooter />
     </>
   );

@@ -48,9 +48,9 @@ export function DownloadLinkPage() {
   const { icon, title, text } = explanations[problem];
 
   return (
-    <>
+    <div className="flex min-h-dvh flex-col">
       <PageHeader title="Your download" />
-      <main className="mx-auto max-w-2xl px-6 py-16 sm:py-24">
+      <main className="mx-auto w-full max-w-2xl flex-1 px-6 py-16 sm:py-24">
         <div className="text-center">
           {icon}
           <h1 className="mt-6 font-serif text-3xl text-sage-800 sm:text-4xl">{title}</h1>
@@ -67,6 +67,6 @@ export function DownloadLinkPage() {
         </p>
       </main>
       <SiteFooter />
-    </>
+    </div>
   );
 }
