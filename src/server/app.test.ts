@@ -166,6 +166,7 @@ describe('http app', () => {
         `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">` +
           '{"checkoutUrl":"https://pay.example.com/b/test-123",' +
           '"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf",' +
+          '"verifiedPurchases":false,' +
           `"copyrightYear":${new Date().getUTCFullYear()}}</script>`,
       );
     }

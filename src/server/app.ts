@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TableConfig } from '../shared/admin/table-config';
 import { adminPlugin } from './admin/admin-plugin';
@@ -21,6 +22,7 @@ import { securityHeaders } from './http/security-headers';
 import { mailPlugin } from './mail/mail-plugin';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
+import { ordersPlugin } from './orders/orders-plugin';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { notFound, staticSite } from './web/static-site';
 
@@ -41,6 +43,19 @@ export type AppOptions = {
 export const tableConfigurationsDir = fileURLToPath(
   new URL('../shared/table-configurations/', import.meta.url),
 );
+
+const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
+
+/**
+ * The product file: BUNDLE_FILE, else the bundled sample, in the built site (dist/client) or,
+ * for the API alone, in the sources (this module sits beside src/client as dist/server does
+ * beside dist/client).
+ */
+export function bundleFile(config: Config, clientDir: string | undefined): string {
+  if (config.product.file) return config.product.file;
+  if (clientDir) return path.join(clientDir, SAMPLE_BUNDLE);
+  return fileURLToPath(new URL(`../client/public/${SAMPLE_BUNDLE}`, import.meta.url));
+}
 
 /**
  * The whole application as one plugin, registered in order: shared services (config,
@@ -74,7 +89,15 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(peopleRoutes);
     instance.registerAdminRoutes(backupRoutes);
     await instance.register(formRoutes);
-    if (clientDir) await instance.register(staticSite, { clientDir });
+    const product = bundleFile(config, clientDir);
+    await instance.register(ordersPlugin, { bundleFile: product });
+    if (clientDir) {
+      // With verified purchases the product leaves only through download links.
+      await instance.register(staticSite, {
+        clientDir,
+        privateFile: config.stripe ? product : undefined,
+      });
+    }
     notFound(instance);
   },
   { name: 'soul-reset-app' },

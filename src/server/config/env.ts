@@ -107,6 +107,30 @@ export const envSchema = z.object({
   REDIS_URL: optional(urlWithProtocols(['redis:', 'rediss:'], 'redis://127.0.0.1:6379')),
   FORM_RATE_LIMIT: optional(positiveInt).default(10),
   TRUST_PROXY: optional(z.string().min(1)),
+  STRIPE_WEBHOOK_SECRET: optional(
+    z.string().regex(/^whsec_\S+$/, { message: "must be the endpoint's signing secret (whsec_…)" }),
+  ),
+  STRIPE_SECRET_KEY: optional(
+    z
+      .string()
+      .regex(/^(sk|rk)_\S+$/, { message: 'must be a secret or restricted key (sk_… or rk_…)' }),
+  ),
+  STRIPE_API_URL: optional(httpUrl),
+  BUNDLE_FILE: optional(z.string().min(1)),
+  PRODUCT_PRICE_CENTS: optional(positiveInt).default(2700),
+  PRODUCT_CURRENCY: optional(
+    z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, { message: 'must be a three-letter currency code such as usd' })
+      .transform((value) => value.toLowerCase()),
+  ).default('usd'),
+  DOWNLOAD_LINK_HOURS: optional(
+    z.coerce
+      .number({ message: 'must be a number of hours above 0 and at most 8760' })
+      .positive({ message: 'must be a number of hours above 0 and at most 8760' })
+      .max(8760, { message: 'must be a number of hours above 0 and at most 8760' }),
+  ).default(24),
+  DOWNLOAD_LIMIT: optional(positiveInt.max(1000, { message: 'must be at most 1000' })).default(5),
   LOG_LEVEL: optional(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'must be one of fatal, error, warn, info, debug, trace, silent',

@@ -7,6 +7,26 @@ export type MailSettings =
   | { transport: 'smtp'; url: string }
   | { transport: 'api'; url: string; key: string; model: string; projectId: string };
 
+/** DESIGN.md "Selling for real": on only with the webhook's signing secret. */
+export type StripeSettings = {
+  webhookSecret: string;
+  /** With it, the thank-you page also asks Stripe about a session the webhook has not told. */
+  secretKey: string | undefined;
+  /** Stripe's API unless set (tests point it at a local server). */
+  apiUrl: string | undefined;
+};
+
+/** What is sold and how its download links behave. */
+export type ProductSettings = {
+  /** Absolute path of the file a download link streams; undefined means the bundled sample. */
+  file: string | undefined;
+  priceCents: number;
+  /** Lower case, as Stripe writes it. */
+  currency: string;
+  linkHours: number;
+  downloadLimit: number;
+};
+
 export type Config = {
   env: Env['NODE_ENV'];
   port: number;
@@ -32,6 +52,8 @@ export type Config = {
   formRateLimit: number;
   trustProxy: boolean | number | string | undefined;
   logLevel: Env['LOG_LEVEL'];
+  stripe: StripeSettings | undefined;
+  product: ProductSettings;
 };
 
 /** A configuration problem, told in one line that names the variable. */
@@ -39,7 +61,12 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const SECRET_VARIABLES = new Set(['AUTH_SECRET', 'MAIL_API_KEY']);
+const SECRET_VARIABLES = new Set([
+  'AUTH_SECRET',
+  'MAIL_API_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_SECRET_KEY',
+]);
 
 /** The offending value, as far as it can be shown: never a secret or a URL's password. */
 function shownValue(name: string, raw: string): string {
@@ -97,6 +124,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     problems.push('AUTH_SECRET must be set in production (a random string of 32+ characters)');
   }
   const mail = mailSettings(env, problems);
+  if (!env.STRIPE_WEBHOOK_SECRET && (env.STRIPE_SECRET_KEY || env.STRIPE_API_URL)) {
+    problems.push(
+      'STRIPE_SECRET_KEY and STRIPE_API_URL take effect only with STRIPE_WEBHOOK_SECRET, which is not set',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}.`);
 
   return {
@@ -120,5 +152,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     formRateLimit: env.FORM_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,
+    stripe: env.STRIPE_WEBHOOK_SECRET
+      ? {
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+          secretKey: env.STRIPE_SECRET_KEY,
+          apiUrl: env.STRIPE_API_URL,
+        }
+      : undefined,
+    product: {
+      file: env.BUNDLE_FILE === undefined ? undefined : path.resolve(env.BUNDLE_FILE),
+      priceCents: env.PRODUCT_PRICE_CENTS,
+      currency: env.PRODUCT_CURRENCY,
+      linkHours: env.DOWNLOAD_LINK_HOURS,
+      downloadLimit: env.DOWNLOAD_LIMIT,
+    },
   };
 }

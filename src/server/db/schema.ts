@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { OrderStatus } from '../../shared/orders/order-api';
 import type { TableName } from '../../shared/tables';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -49,6 +50,44 @@ export type MailDelivery = {
 
 export type MailDeliveryStatus = 'pending' | 'sent' | 'failed';
 
+/** DESIGN.md "Selling for real": one row per checkout session. */
+export type Order = {
+  id: Generated<number>;
+  provider: Generated<string>;
+  session_id: string;
+  payment_intent: string | null;
+  email: Generated<string>;
+  name: string | null;
+  amount_total: number | null;
+  currency: string | null;
+  status: ColumnType<OrderStatus, OrderStatus | undefined, OrderStatus>;
+  paid_at: NullableTimestamp;
+  links_revoked_at: NullableTimestamp;
+  notes: Generated<string>;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+};
+
+export type DownloadLink = {
+  id: Generated<number>;
+  order_id: number;
+  token_hash: string;
+  expires_at: Timestamp;
+  downloads: Generated<number>;
+  max_downloads: number;
+  revoked_at: NullableTimestamp;
+  created_at: CreatedAt;
+};
+
+export type PaymentEvent = {
+  event_id: string;
+  type: string;
+  session_id: string | null;
+  payment_intent: string | null;
+  revokes: Generated<boolean>;
+  received_at: CreatedAt;
+};
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -57,4 +96,7 @@ export type Database = CoversEveryTable<{
   refund_inquiries: MessageSubmission;
   terms_of_service_feedback: MessageSubmission;
   mail_deliveries: MailDelivery;
+  orders: Order;
+  download_links: DownloadLink;
+  payment_events: PaymentEvent;
 }>;

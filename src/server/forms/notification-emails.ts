@@ -1,57 +1,11 @@
 import { product } from '../../shared/product';
 import { escapeHtml } from '../mail/escape-html';
-
-/** The owner's notification for one submission: subject and both bodies (SPEC.md §7). */
-export type Notification = { subject: string; html: string; text: string };
-
-type Row = [label: string, value: string];
+import { formatDate, page, table, textBody, type Row } from '../mail/email-layout';
 
 const brand = product.name;
 
-// Building a formatter is far slower than using one: one per locale, made once.
-const dateFormats = {
-  'en-US': new Intl.DateTimeFormat('en-US', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }),
-  'it-IT': new Intl.DateTimeFormat('it-IT', {
-    dateStyle: 'long',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }),
-};
-
-/** Owner-facing times are shown in UTC and say so, whatever the server's time zone. */
-function formatDate(date: Date, locale: keyof typeof dateFormats): string {
-  return `${dateFormats[locale].format(date)} UTC`;
-}
-
-const cell = 'padding:8px 12px;border:1px solid #d9e2d5;text-align:left;vertical-align:top';
-
-/** Every value is escaped here, and message line breaks survive as <br>. */
-function table(rows: Row[]): string {
-  const body = rows
-    .map(
-      ([label, value]) =>
-        `<tr><th style="${cell};background:#f2f6f0;width:30%">${escapeHtml(label)}</th>` +
-        `<td style="${cell}">${escapeHtml(value).replace(/\r?\n/g, '<br>')}</td></tr>`,
-    )
-    .join('');
-  return `<table style="border-collapse:collapse;width:100%;max-width:640px">${body}</table>`;
-}
-
-function page(content: string): string {
-  return (
-    '<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2a24">' +
-    `${content}</body></html>`
-  );
-}
-
-function textBody(heading: string, rows: Row[], footer?: string): string {
-  const lines = rows.map(([label, value]) => `${label}: ${value}`);
-  return [heading, '', ...lines, ...(footer ? ['', footer] : [])].join('\n');
-}
+/** The owner's notification for one submission: subject and both bodies (SPEC.md §7). */
+export type Notification = { subject: string; html: string; text: string };
 
 export type Submission = { name: string; email: string; message?: string; submittedAt: Date };
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import * as z from 'zod/v4/core';
 
 // node-postgres and PGlite errors that mean "the database cannot be reached right now".
 const unavailableCodes = new Set([
@@ -50,6 +51,19 @@ export class HttpError extends Error {
  * One error shape for every endpoint: { error, message }. Client mistakes keep their
  * message; server faults are logged and answered without details.
  */
+/** A request part checked with its schema (zod or zod/mini); a 400 naming the first problem. */
+export function parsedOr400<T extends z.$ZodType>(
+  schema: T,
+  value: unknown,
+  what: string,
+): z.output<T> {
+  const result = z.safeParse(schema, value);
+  if (!result.success) {
+    throw new HttpError(400, `${what}: ${result.error.issues[0]?.message ?? 'invalid'}.`);
+  }
+  return result.data;
+}
+
 export function errorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDatabaseUnavailable(error)) {

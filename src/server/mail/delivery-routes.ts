@@ -7,7 +7,7 @@ import {
   type ResentDelivery,
 } from '../../shared/mail/delivery-api';
 import { tableNames } from '../../shared/tables';
-import { HttpError } from '../http/errors';
+import { HttpError, parsedOr400 } from '../http/errors';
 import { recordAudit, wholeRows } from '../admin/audit/audit-log';
 import { latestForRecords, listDeliveries, resend } from './delivery-log';
 
@@ -33,20 +33,12 @@ const idParam = z.object({
     .transform(Number),
 });
 
-function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value);
-  if (!result.success) {
-    throw new HttpError(400, `${what}: ${result.error.issues[0]?.message ?? 'invalid'}.`);
-  }
-  return result.data;
-}
-
 /** The admin's delivery log and resend action (shared/mail/delivery-api.ts). */
 export const deliveryRoutes: FastifyPluginAsync = async (scope) => {
   const db = scope.database.db;
 
   scope.get('/deliveries', async (request): Promise<DeliveryPage> => {
-    const { state, page } = parsed(deliveryQuerySchema, request.query, 'Invalid filter');
+    const { state, page } = parsedOr400(deliveryQuerySchema, request.query, 'Invalid filter');
     return listDeliveries(db, state, page);
   });
 
@@ -57,13 +49,13 @@ export const deliveryRoutes: FastifyPluginAsync = async (scope) => {
       if (!(tableNames as readonly string[]).includes(table)) {
         throw new HttpError(404, 'There is no such table.');
       }
-      const { ids } = parsed(idsSchema, request.query, 'Invalid record list');
+      const { ids } = parsedOr400(idsSchema, request.query, 'Invalid record list');
       return { deliveries: await latestForRecords(db, table, ids) };
     },
   );
 
   scope.post('/deliveries/:id/resend', async (request, reply) => {
-    const { id } = parsed(idParam, request.params, 'Invalid delivery id');
+    const { id } = parsedOr400(idParam, request.params, 'Invalid delivery id');
     const delivery = await db.transaction().execute(async (trx) => {
       const entry = await resend(trx, id);
       if (entry) {

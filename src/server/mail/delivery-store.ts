@@ -142,3 +142,15 @@ export async function markFailed(
     where id = ${delivery.id} and status = 'pending'`.execute(db);
   return 'pending';
 }
+
+/** Queues one email about a record; the caller wakes the worker once its transaction commits. */
+export async function queueDelivery(
+  db: Kysely<Database>,
+  source: { table: string; id: number },
+  message: MailMessage,
+): Promise<void> {
+  await db
+    .insertInto('mail_deliveries')
+    .values({ ...deliveryColumns(source, message), source_id: source.id })
+    .execute();
+}

@@ -13,7 +13,10 @@ const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
  * favicon, downloads) revalidated on every visit so a deploy shows at once. index.html is
  * rendered once a year with this instance's public settings (see index-page.ts).
  */
-export async function staticSite(app: FastifyInstance, options: { clientDir: string }) {
+export async function staticSite(
+  app: FastifyInstance,
+  options: { clientDir: string; privateFile?: string | undefined },
+) {
   const indexFile = path.join(options.clientDir, 'index.html');
   if (!existsSync(indexFile)) {
     app.log.warn(`No built site in ${options.clientDir}: run npm run build (API only for now).`);
@@ -35,6 +38,8 @@ export async function staticSite(app: FastifyInstance, options: { clientDir: str
     wildcard: false,
     index: false,
     globIgnore: INDEX_FILES,
+    allowedPath: (pathName, root) =>
+      !options.privateFile || path.join(root, pathName) !== options.privateFile,
     preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {

@@ -22,6 +22,7 @@ export const auditActions = [
   'restore',
   'erase',
   'resend',
+  'revoke',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -91,6 +91,8 @@ export type AdminOrder = {
   downloads: number;
   /** Links that can still be used (not expired, used up or revoked). */
   activeLinks: number;
+  /** When the owner closed the order's downloads (Revoke); null while they are open. */
+  linksRevokedAt: string | null;
 };
 
 export type OrderPage = {

@@ -21,6 +21,7 @@ const actionNames: Record<AuditEntry['action'], string> = {
   restore: 'Restored',
   erase: 'Erased a person',
   resend: 'Resent',
+  revoke: 'Revoked links',
 };
 
 const actionLooks: Record<AuditEntry['action'], string> = {
@@ -31,6 +32,7 @@ const actionLooks: Record<AuditEntry['action'], string> = {
   restore: 'bg-sage-100 text-sage-800',
   erase: 'bg-red-50 text-red-800',
   resend: 'bg-sand-100 text-ink',
+  revoke: 'bg-red-50 text-red-800',
 };
 
 type Loaded = { key: string; data?: AuditPage; error?: string };

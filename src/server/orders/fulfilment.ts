@@ -1,0 +1,235 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Config } from '../config/load-config';
+import type { Database, Order } from '../db/schema';
+import { queueDelivery } from '../mail/delivery-store';
+import { isValidAddress } from '../mail/mail-message';
+import type { Notification } from '../forms/notification-emails';
+import { paymentIntentId, type CheckoutSession } from './checkout-session';
+import { createLink, downloadPath, revokeLinks } from './download-links';
+import {
+  disputedOrderEmail,
+  formatMoney,
+  newLinkEmail,
+  paidOrderEmail,
+  receiptEmail,
+  reviewOrderEmail,
+  type OrderSummary,
+} from './order-emails';
+
+export type OrderRow = Selectable<Order>;
+
+/** What fulfilment needs to know: the product, its link rules, the owner and the site's URL. */
+export type OrderSettings = Pick<Config, 'product' | 'ownerEmail' | 'publicUrl'>;
+
+/**
+ * The outcome of a change: the order as it now is, and whether emails were queued (the
+ * caller wakes the delivery worker once its transaction has committed).
+ */
+export type OrderChange = { order: OrderRow | undefined; queued: boolean };
+
+function summary(order: OrderRow): OrderSummary {
+  return {
+    id: order.id,
+    sessionId: order.session_id,
+    email: order.email,
+    name: order.name,
+    amount: order.amount_total,
+    currency: order.currency,
+  };
+}
+
+function toOwner(settings: OrderSettings, email: Notification) {
+  return { to: [settings.ownerEmail], ...email };
+}
+
+/** Why a payment is not what the product costs, or undefined when it is. */
+function mismatch(settings: OrderSettings, order: OrderRow): string | undefined {
+  const { priceCents, currency } = settings.product;
+  if (order.amount_total !== priceCents || order.currency?.toLowerCase() !== currency) {
+    return `Paid ${formatMoney(order.amount_total, order.currency)}; the product costs ${formatMoney(priceCents, currency)}.`;
+  }
+  if (!isValidAddress(order.email))
+    return 'The payment has no valid email address to send the link to.';
+  return undefined;
+}
+
+/** Mails the buyer a new link: a receipt for a first one. */
+export async function sendLink(
+  db: Kysely<Database>,
+  settings: OrderSettings,
+  order: OrderRow,
+  kind: 'receipt' | 'new-link',
+): Promise<void> {
+  const { product, publicUrl } = settings;
+  const link = await createLink(db, order.id, product);
+  const input = {
+    name: order.name,
+    url: `${publicUrl}${downloadPath(link.token)}`,
+    expiresAt: link.expiresAt,
+    downloadLimit: product.downloadLimit,
+  };
+  const email =
+    kind === 'receipt'
+      ? receiptEmail({
+          ...input,
+          amount: order.amount_total,
+          currency: order.currency,
+          paidAt: order.paid_at ?? new Date(),
+        })
+      : newLinkEmail(input);
+  await queueDelivery(db, { table: 'orders', id: order.id }, { to: [order.email], ...email });
+}
+
+/** A refund or dispute of this payment that arrived before its order did. */
+async function earlierClosing(
+  db: Kysely<Database>,
+  paymentIntent: string | null,
+): Promise<'refunded' | 'disputed' | undefined> {
+  if (!paymentIntent) return undefined;
+  const event = await db
+    .selectFrom('payment_events')
+    .select('type')
+    .where('payment_intent', '=', paymentIntent)
+    .where('revokes', '=', true)
+    .orderBy('received_at')
+    .limit(1)
+    .executeTakeFirst();
+  if (!event) return undefined;
+  return event.type === 'charge.dispute.created' ? 'disputed' : 'refunded';
+}
+
+/**
+ * The one fulfilment of a checkout session, from the webhook or from the thank-you page's
+ * own question to Stripe: records the session's order (once per session id) and, the first
+ * time it is paid, either delivers (a receipt with a download link to the buyer, a note to the
+ * owner) or, when the payment does not match the product, holds it for review and tells the
+ * owner. Run it inside a transaction: the order row stays locked until the commit, so two
+ * deliveries of the same session cannot both fulfil it.
+ */
+export async function applySession(
+  db: Kysely<Database>,
+  settings: OrderSettings,
+  session: CheckoutSession,
+  outcome: 'paid' | 'pending' | 'failed',
+): Promise<OrderChange> {
+  const email = (session.customer_details?.email ?? session.customer_email ?? '').trim();
+  const name = session.customer_details?.name?.trim() || null;
+  const { rows } = await sql<OrderRow>`
+    insert into orders (session_id, payment_intent, email, name, amount_total, currency)
+    values (${session.id}, ${paymentIntentId(session.payment_intent)}, ${email}, ${name},
+      ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null})
+    on conflict (session_id) do update set
+      payment_intent = coalesce(orders.payment_intent, excluded.payment_intent),
+      email = case when orders.email = '' then excluded.email else orders.email end,
+      name = coalesce(orders.name, excluded.name),
+      amount_total = coalesce(orders.amount_total, excluded.amount_total),
+      currency = coalesce(orders.currency, excluded.currency)
+    returning *`.execute(db);
+  const order = rows[0]!;
+  if (outcome === 'pending') return { order, queued: false };
+  if (outcome === 'failed') {
+    if (order.status !== 'pending') return { order, queued: false };
+    return { order: await setStatus(db, order.id, 'failed'), queued: false };
+  }
+  if (order.status !== 'pending' && order.status !== 'failed') return { order, queued: false };
+
+  const closed = await earlierClosing(db, order.payment_intent);
+  if (closed) return { order: await setStatus(db, order.id, closed, true), queued: false };
+  const problem = mismatch(settings, order);
+  const updated = await setStatus(db, order.id, problem ? 'review' : 'paid', true);
+  if (problem) {
+    await queueDelivery(
+      db,
+      { table: 'orders', id: order.id },
+      toOwner(settings, reviewOrderEmail(summary(updated), problem)),
+    );
+  } else {
+    await sendLink(db, settings, updated, 'receipt');
+    await queueDelivery(
+      db,
+      { table: 'orders', id: order.id },
+      toOwner(settings, paidOrderEmail(summary(updated))),
+    );
+  }
+  return { order: updated, queued: true };
+}
+
+async function setStatus(
+  db: Kysely<Database>,
+  id: number,
+  status: OrderRow['status'],
+  paid = false,
+): Promise<OrderRow> {
+  return db
+    .updateTable('orders')
+    .set({ status, updated_at: sql`now()`, ...(paid ? { paid_at: sql`now()` } : {}) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * A whole refund or a dispute of a payment: its order's links close for good. The owner is
+ * told of a dispute, which needs an answer in Stripe.
+ */
+export async function closeForPayment(
+  db: Kysely<Database>,
+  settings: OrderSettings,
+  paymentIntent: string,
+  status: 'refunded' | 'disputed',
+): Promise<OrderChange> {
+  const order = await db
+    .updateTable('orders')
+    .set({ status, updated_at: sql`now()` })
+    .where('payment_intent', '=', paymentIntent)
+    .where('status', 'not in', ['refunded', 'disputed'])
+    .returningAll()
+    .executeTakeFirst();
+  if (!order) return { order: undefined, queued: false };
+  await revokeLinks(db, [order.id]);
+  if (status !== 'disputed') return { order, queued: false };
+  await queueDelivery(
+    db,
+    { table: 'orders', id: order.id },
+    toOwner(settings, disputedOrderEmail(summary(order))),
+  );
+  return { order, queued: true };
+}
+
+/** Links a buyer may ask for in an hour, the first one included: enough, and no mail flood. */
+const LINKS_PER_HOUR = 4;
+
+/**
+ * A buyer asked for a new link: the latest paid order of the address gets one, unless it had
+ * LINKS_PER_HOUR already. Says whether an email was queued; the caller answers the same either
+ * way, so a stranger learns nothing.
+ */
+export async function requestNewLink(
+  db: Kysely<Database>,
+  settings: OrderSettings,
+  email: string,
+): Promise<boolean> {
+  const order = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .where('status', '=', 'paid')
+    .where('links_revoked_at', 'is', null)
+    .where(({ eb, selectFrom }) =>
+      eb(
+        selectFrom('download_links')
+          .select(({ fn }) => fn.countAll<number>().as('links'))
+          .whereRef('download_links.order_id', '=', 'orders.id')
+          .where('download_links.created_at', '>', sql<Date>`now() - interval '1 hour'`),
+        '<',
+        LINKS_PER_HOUR,
+      ),
+    )
+    .orderBy('paid_at', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!order) return false;
+  await sendLink(db, settings, order, 'new-link');
+  return true;
+}
