@@ -23,9 +23,10 @@ export async function staticSite(
     return;
   }
   const { checkoutUrl, downloadUrl } = app.config;
+  const verifiedPurchases = app.config.stripe !== undefined;
   const html = await readFile(indexFile, 'utf8');
   const page = pageOfTheYear((year) =>
-    renderIndexPage(html, { checkoutUrl, downloadUrl, verifiedPurchases: false }, year),
+    renderIndexPage(html, { checkoutUrl, downloadUrl, verifiedPurchases }, year),
   );
   await page();
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) =>

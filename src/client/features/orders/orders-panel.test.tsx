@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdminOrder, OrderPage } from '../../../shared/orders/order-api';
 import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
 import { formatAmount } from './format-order';
-import { ORDER_SEARCH_DELAY_MS, OrdersPanel, revokeConfirmation } from './orders-panel';
+import {
+  approveConfirmation,
+  ORDER_SEARCH_DELAY_MS,
+  OrdersPanel,
+  revokeConfirmation,
+} from './orders-panel';
 
 const order = (id: number, values: Partial<AdminOrder> = {}): AdminOrder => ({
   id,
@@ -21,6 +26,7 @@ const order = (id: number, values: Partial<AdminOrder> = {}): AdminOrder => ({
   notes: '',
   downloads: 2,
   activeLinks: 1,
+  linksRevokedAt: null,
   ...values,
 });
 
@@ -40,10 +46,23 @@ function fakeOrders(orders: AdminOrder[], fail?: FakeReply) {
       if (method === 'PUT')
         return { status: 200, body: { order: { ...found, ...(body as object) } } };
       if (match[2] === '/revoke')
-        return { status: 200, body: { order: { ...found, activeLinks: 0 } } };
-      if (found.status !== 'paid')
+        return {
+          status: 200,
+          body: { order: { ...found, activeLinks: 0, linksRevokedAt: '2026-11-24T12:00:00.000Z' } },
+        };
+      if (found.status !== 'paid' && found.status !== 'review')
         return { status: 409, body: { message: 'Only a paid order gets a new link.' } };
-      return { status: 201, body: { order: { ...found, activeLinks: found.activeLinks + 1 } } };
+      return {
+        status: 201,
+        body: {
+          order: {
+            ...found,
+            status: 'paid',
+            linksRevokedAt: null,
+            activeLinks: found.activeLinks + 1,
+          },
+        },
+      };
     }
     if (fail) return fail;
     const status = url.searchParams.get('status');
@@ -94,8 +113,12 @@ describe('orders panel', () => {
     expect(formatAmount(100, 'eur')).toMatch(/1[.,]00/);
     expect(formatAmount(500, 'jpy')).toMatch(/500/);
     expect(cells(rows[2]!)[5]).toBe(new Date('2026-11-24T10:00:00.000Z').toLocaleString());
-    // Resend only for a paid order, revoke only where a link still works.
+    // Resend only for a paid order (Send for one held for review), revoke only where a link
+    // still works.
     expect(within(rows[0]!).queryByRole('button', { name: /Resend link/ })).toBeNull();
+    expect(within(rows[0]!).getByRole('button', { name: 'Send link of order #3' })).toBeDefined();
+    expect(within(rows[0]!).queryByRole('button', { name: /Revoke links/ })).toBeNull();
+    expect(within(rows[1]!).queryByRole('button', { name: /Send link|Resend link/ })).toBeNull();
     expect(within(rows[1]!).queryByRole('button', { name: /Revoke links/ })).toBeNull();
     expect(within(rows[2]!).getByRole('button', { name: 'Resend link of order #1' })).toBeDefined();
     expect(
@@ -157,6 +180,40 @@ describe('orders panel', () => {
     );
     expect(calls).toContain('POST /api/admin/orders/2/revoke');
     expect(screen.queryByRole('button', { name: 'Revoke links of order #2' })).toBeNull();
+  });
+
+  it('asks before sending the link of an order held for review, which then shows as paid', async () => {
+    const held = order(7, { status: 'review', activeLinks: 0, paidAt: null });
+    const calls = fakeOrders([held]);
+    const confirm = vi
+      .spyOn(window, 'confirm')
+      .mockReturnValueOnce(false)
+      .mockReturnValueOnce(true);
+    render(<OrdersPanel />);
+    await screen.findByRole('table');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send link of order #7' }));
+    expect(confirm).toHaveBeenLastCalledWith(approveConfirmation(held));
+    expect(calls).not.toContain('POST /api/admin/orders/7/resend-link');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send link of order #7' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'A new download link for order #7 is on its way to buyer7@example.com.',
+    );
+    expect(calls).toContain('POST /api/admin/orders/7/resend-link');
+    expect(bodyRows()[0]!.textContent).toContain('Paid');
+    expect(screen.getByRole('button', { name: 'Resend link of order #7' })).toBeDefined();
+  });
+
+  it('marks an order whose links the owner revoked, and offers no second revoke', async () => {
+    fakeOrders([order(8, { activeLinks: 0, linksRevokedAt: '2026-11-24T12:00:00.000Z' })]);
+    render(<OrdersPanel />);
+    await screen.findByRole('table');
+    expect(bodyRows()[0]!.textContent).toContain(
+      `Links revoked ${new Date('2026-11-24T12:00:00.000Z').toLocaleString()}`,
+    );
+    expect(screen.queryByRole('button', { name: 'Revoke links of order #8' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Resend link of order #8' })).toBeDefined();
   });
 
   it('shows the server’s refusal of an action', async () => {

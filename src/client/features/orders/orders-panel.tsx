@@ -19,10 +19,18 @@ const headerCell = 'px-4 py-3 text-xs font-semibold tracking-wide text-ink-muted
 const cell = 'px-4 py-3';
 const rowButton = `${adminSecondaryButton} px-2.5 py-1.5 text-xs whitespace-nowrap`;
 
+/** Links can be revoked until the owner has: a paid order's, or any order's still working. */
+const canRevoke = (order: AdminOrder) =>
+  order.linksRevokedAt === null && (order.status === 'paid' || order.activeLinks > 0);
+
 type Notice = { kind: 'ok' | 'error'; text: string };
 
 const failureText = (failure: unknown) =>
   failure instanceof Error ? failure.message : String(failure);
+
+/** A held order's amount or currency differed from the price: sending it a link approves it. */
+export const approveConfirmation = (order: AdminOrder) =>
+  `Order #${order.id} was held for review: its amount or currency differs from the price. Send ${order.email} the download link and mark the order paid?`;
 
 export const revokeConfirmation = (order: AdminOrder) =>
   `Revoke every download link of order #${order.id} (${order.email})? The links in the buyer's emails will stop working.`;
@@ -67,12 +75,14 @@ export function OrdersPanel() {
     }
   }
 
-  const resend = (order: AdminOrder) =>
-    act(
+  const resend = (order: AdminOrder) => {
+    if (order.status === 'review' && !window.confirm(approveConfirmation(order))) return;
+    void act(
       order,
       () => orderAdmin.resendLink(order.id),
       `A new download link for order #${order.id} is on its way to ${order.email}.`,
     );
+  };
 
   const revoke = (order: AdminOrder) => {
     if (!window.confirm(revokeConfirmation(order))) return;
@@ -232,6 +242,11 @@ export function OrdersPanel() {
                           <span className="font-medium tabular-nums">#{order.id}</span>
                           <OrderStatusBadge status={order.status} />
                         </div>
+                        {order.linksRevokedAt ? (
+                          <p className="mt-1 text-xs whitespace-nowrap text-red-800">
+                            Links revoked {formatWhen(order.linksRevokedAt)}
+                          </p>
+                        ) : null}
                         {order.notes ? (
                           <p className="mt-1 max-w-48 truncate text-xs text-ink-muted">
                             {order.notes}
@@ -266,19 +281,19 @@ export function OrdersPanel() {
                             <NotebookPen aria-hidden="true" className="size-3.5" />
                             Notes
                           </button>
-                          {order.status === 'paid' ? (
+                          {order.status === 'paid' || order.status === 'review' ? (
                             <button
                               type="button"
                               disabled={busy !== null}
-                              aria-label={`Resend link of order #${order.id}`}
-                              onClick={() => void resend(order)}
+                              aria-label={`${order.status === 'paid' ? 'Resend' : 'Send'} link of order #${order.id}`}
+                              onClick={() => resend(order)}
                               className={rowButton}
                             >
                               <Send aria-hidden="true" className="size-3.5" />
-                              Resend link
+                              {order.status === 'paid' ? 'Resend link' : 'Send link'}
                             </button>
                           ) : null}
-                          {order.activeLinks > 0 ? (
+                          {canRevoke(order) ? (
                             <button
                               type="button"
                               disabled={busy !== null}
