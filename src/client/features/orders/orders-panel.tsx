@@ -100,7 +100,7 @@ export function OrdersPanel() {
 
   return (
     <section
-      aria-label="Orders"
+      aria-label="Order list"
       aria-busy={loading}
       className="min-w-0 overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm"
     >
