@@ -14,5 +14,7 @@ export function formatAmount(cents: number | null, currency: string | null): str
 }
 
 export function formatWhen(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  return iso
+    ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+    : '—';
 }

@@ -270,7 +270,7 @@ export function OrdersPanel() {
                         )}
                       </td>
                       <td className={cell}>
-                        <div className="flex gap-1.5">
+                        <div className="flex flex-col items-stretch gap-1.5">
                           <button
                             type="button"
                             aria-expanded={editing === order.id}

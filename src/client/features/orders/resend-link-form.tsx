@@ -10,7 +10,13 @@ export const resendLinkSent = `If that address bought the ${product.name}, a new
 type State = { status: 'idle' | 'loading' | 'sent' } | { status: 'error'; message: string };
 
 /** Asks for a new download link by email: the thank-you and download-link pages share it. */
-export function ResendLinkForm({ className }: { className?: string }) {
+export function ResendLinkForm({
+  title = 'Send me a new download link',
+  className,
+}: {
+  title?: string;
+  className?: string;
+}) {
   const id = useId();
   const [email, setEmail] = useState('');
   const [state, setState] = useState<State>({ status: 'idle' });
@@ -27,7 +33,7 @@ export function ResendLinkForm({ className }: { className?: string }) {
   return (
     <section aria-labelledby={`${id}-heading`} className={className}>
       <h2 id={`${id}-heading`} className="font-serif text-2xl text-sage-800">
-        Send me a new download link
+        {title}
       </h2>
       <p className="mt-2 text-ink-muted">
         Enter the email address you used at checkout and we will email you a fresh link.

@@ -111,7 +111,7 @@ function Paid({
           </p>
         )}
       </div>
-      <ResendLinkForm className={card} />
+      <ResendLinkForm title="No email from us?" className={card} />
       <ContactSupport />
     </>
   );
