@@ -13,6 +13,12 @@ function describeMail(config: Config): string {
   }
 }
 
+function describePurchases(config: Config): string {
+  return config.stripe
+    ? 'verified with Stripe; the product leaves only through emailed download links'
+    : 'not verified (STRIPE_WEBHOOK_SECRET unset): the thank-you page links DOWNLOAD_URL, which anyone can open';
+}
+
 /** What a newcomer needs after `npm start`: where the site is and how to get into the admin. */
 export function startBanner(options: { url: string; config: Config; databaseLabel: string }) {
   const { url, config, databaseLabel } = options;
@@ -29,6 +35,7 @@ export function startBanner(options: { url: string; config: Config; databaseLabe
     `             sign in as ${config.adminEmails.join(' or ')}; ${codes}`,
     `  Database:  ${databaseLabel}`,
     `  Mail:      ${describeMail(config)}`,
+    `  Purchases: ${describePurchases(config)}`,
     '',
     '  Press Ctrl+C to stop.',
     '',

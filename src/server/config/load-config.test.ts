@@ -181,6 +181,55 @@ describe('loadConfig', () => {
     expect(text).toContain('(got "mysql://app:***@db.internal/site")');
   });
 
+  it('reads the purchase settings: off without the webhook secret, with the product defaults', () => {
+    const off = loadConfig({});
+    expect(off.stripe).toBeUndefined();
+    expect(off.product).toEqual({
+      file: undefined,
+      priceCents: 2700,
+      currency: 'usd',
+      linkHours: 24,
+      downloadLimit: 5,
+    });
+    const on = loadConfig({
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_SECRET_KEY: 'rk_test_abc',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+      BUNDLE_FILE: 'product/bundle.zip',
+      PRODUCT_PRICE_CENTS: '4900',
+      PRODUCT_CURRENCY: 'EUR',
+      DOWNLOAD_LINK_HOURS: '0.5',
+      DOWNLOAD_LIMIT: '2',
+    });
+    expect(on.stripe).toEqual({
+      webhookSecret: 'whsec_abc',
+      secretKey: 'rk_test_abc',
+      apiUrl: 'http://127.0.0.1:12111',
+    });
+    expect(on.product).toEqual({
+      file: path.resolve('product/bundle.zip'),
+      priceCents: 4900,
+      currency: 'eur',
+      linkHours: 0.5,
+      downloadLimit: 2,
+    });
+  });
+
+  it('refuses bad purchase settings without echoing a key', () => {
+    const text = configError({
+      STRIPE_WEBHOOK_SECRET: 'sk_live_wrong_secret',
+      PRODUCT_CURRENCY: 'dollars',
+      DOWNLOAD_LIMIT: '0',
+    });
+    expect(text).toBe(
+      'Invalid configuration: STRIPE_WEBHOOK_SECRET must be the endpoint\'s signing secret (whsec_…); PRODUCT_CURRENCY must be a three-letter currency code such as usd (got "dollars"); DOWNLOAD_LIMIT must be a positive whole number (got "0").',
+    );
+    expect(text).not.toContain('sk_live_wrong_secret');
+    expect(configError({ STRIPE_SECRET_KEY: 'sk_test_abc' })).toBe(
+      'Invalid configuration: STRIPE_SECRET_KEY and STRIPE_API_URL take effect only with STRIPE_WEBHOOK_SECRET, which is not set.',
+    );
+  });
+
   it('names every bad variable at once', () => {
     expect(configError({ PORT: 'abc', SMTP_URL: 'http://x' })).toBe(
       'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc"); SMTP_URL must be a URL like smtp://user:password@host:587 (got "http://x").',

@@ -25,6 +25,38 @@ describeEachDatabase('periodic work', (use, kind) => {
     expect(left.rows.map((row) => row.id)).toEqual(['current', 'email:new', 'new']);
   });
 
+  it('deletes download links a month past their expiry and payment events after 90 days', async () => {
+    const { db } = use();
+    const days = (count: number) => minutesAgo(count * 24 * 60);
+    const { id } = await db
+      .insertInto('orders')
+      .values({ session_id: 'cs_test_housekeeping', status: 'paid' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('download_links')
+      .values([
+        { order_id: id, token_hash: 'long-gone', expires_at: days(31), max_downloads: 5 },
+        { order_id: id, token_hash: 'recently-expired', expires_at: days(29), max_downloads: 5 },
+        { order_id: id, token_hash: 'open', expires_at: days(-1), max_downloads: 5 },
+      ])
+      .execute();
+    await sql`insert into payment_events (event_id, type, received_at) values
+      ('evt_old', 'charge.refunded', ${days(91)}),
+      ('evt_new', 'charge.refunded', ${days(89)})`.execute(db);
+
+    expect(await runExclusively(db, 0, housekeeping.run)).toBe(true);
+
+    const links = await db
+      .selectFrom('download_links')
+      .select('token_hash')
+      .orderBy('token_hash')
+      .execute();
+    expect(links.map((link) => link.token_hash)).toEqual(['open', 'recently-expired']);
+    const events = await db.selectFrom('payment_events').select('event_id').execute();
+    expect(events.map((event) => event.event_id)).toEqual(['evt_new']);
+  });
+
   if (kind === 'postgres') {
     it('lets one instance run a task at a time: the other skips it while the lock is held', async () => {
       const { db } = use();
