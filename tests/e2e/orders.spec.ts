@@ -6,15 +6,21 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Stripe from 'stripe';
 import { resendLinkSent } from '../../src/client/features/orders/resend-link-form';
 import { freePort } from '../support/free-port';
 import { startSmtpSink, type SinkMail } from '../support/smtp-sink';
+import {
+  checkoutSession,
+  newSessionId,
+  signedEvent,
+  stripeEvent,
+  TEST_WEBHOOK_SECRET,
+  type TestSession,
+} from '../support/stripe-events';
 import { adminTest } from './admin-fixtures';
 import { expect, startServer } from './fixtures';
 import { expectNoViolations, recordAnalytics } from './support';
 
-const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const BUYER = { email: 'ada.buyer@example.com', name: 'Ada Buyer' };
 const PURCHASE = '[analytics] conversion purchase {"value":27,"currency":"USD"}';
 
@@ -25,7 +31,7 @@ writeFileSync(BUNDLE_FILE, randomBytes(64 * 1024));
 const bundle = readFileSync(BUNDLE_FILE);
 
 const serverEnv = {
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+  STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
   BUNDLE_FILE,
   DOWNLOAD_LIMIT: '2',
 };
@@ -34,49 +40,16 @@ const test = adminTest(serverEnv, async () => ({}));
 test.describe.configure({ mode: 'serial' });
 test.afterAll(() => rmSync(productDir, { recursive: true, force: true }));
 
-let eventCount = 0;
-
 /** Posts one Stripe event about `object`, signed with the endpoint's secret, as Stripe would. */
-async function sendEvent(
-  request: APIRequestContext,
-  type: string,
-  object: Record<string, unknown>,
-  secret = WEBHOOK_SECRET,
-) {
-  eventCount += 1;
-  const payload = JSON.stringify({
-    id: `evt_test_${Date.now()}_${eventCount}`,
-    object: 'event',
-    type,
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    data: { object },
-  });
-  const response = await request.post('/api/webhooks/stripe', {
-    headers: {
-      'content-type': 'application/json',
-      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }),
-    },
-    data: payload,
-  });
+async function sendEvent(request: APIRequestContext, type: string, object: unknown) {
+  const { payload, headers } = signedEvent(stripeEvent(type, object));
+  const response = await request.post('/api/webhooks/stripe', { headers, data: payload });
   expect(response.status(), await response.text()).toBe(200);
 }
 
-/** A completed Checkout Session of the bundle. */
-function checkoutSession(id: string, values: Record<string, unknown> = {}) {
-  return {
-    id,
-    object: 'checkout.session',
-    payment_status: 'paid',
-    amount_total: 2700,
-    currency: 'usd',
-    payment_intent: `pi_${id.slice(3)}`,
-    customer_details: { email: BUYER.email, name: BUYER.name },
-    ...values,
-  };
-}
-
-const sessionId = (name: string) => `cs_test_${name}_${Date.now()}`;
+/** A paid Checkout Session of the bundle, bought by BUYER. */
+const session = (values: Partial<TestSession> = {}) =>
+  checkoutSession({ customer_details: BUYER, ...values });
 
 /** The download link in a buyer's email. */
 function linkIn(mail: SinkMail): string {
@@ -174,7 +147,8 @@ test('a paid checkout: confirming, then thanks, the masked address and the file'
   page,
   world,
 }) => {
-  const id = sessionId('paid');
+  const paidSession = session();
+  const id = paidSession.id;
   const analytics = recordAnalytics(page);
   // The Payment Link sends the buyer to /thank-you?session_id=…, which the server hands to
   // the page's route.
@@ -185,7 +159,7 @@ test('a paid checkout: confirming, then thanks, the masked address and the file'
   await expectNoViolations(page);
   await shoot(page, 'thank-you-confirming', SHOTS);
 
-  await sendEvent(world.request, 'checkout.session.completed', checkoutSession(id));
+  await sendEvent(world.request, 'checkout.session.completed', paidSession);
   await expect(heading(page)).toHaveText('Thank You for Your Purchase!', { timeout: 15_000 });
   await expect(page.getByText('We sent your download link to')).toContainText('a•••@example.com');
   expect(await page.content()).not.toContain(BUYER.email);
@@ -250,36 +224,28 @@ test('a failed payment, one held for review, and one not confirmed within a minu
 }) => {
   const analytics = recordAnalytics(page);
 
-  const failed = sessionId('failed');
-  await sendEvent(
-    world.request,
-    'checkout.session.completed',
-    checkoutSession(failed, { payment_status: 'unpaid' }),
-  );
-  await sendEvent(world.request, 'checkout.session.async_payment_failed', checkoutSession(failed));
-  await page.goto(`/thank-you?session_id=${failed}`);
+  const failed = session({ payment_status: 'unpaid' });
+  await sendEvent(world.request, 'checkout.session.completed', failed);
+  await sendEvent(world.request, 'checkout.session.async_payment_failed', failed);
+  await page.goto(`/thank-you?session_id=${failed.id}`);
   await expect(heading(page)).toHaveText('Your payment did not go through');
   await expect(page.getByRole('link', { name: 'Try the checkout again' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Download Now' })).toHaveCount(0);
   await expectNoViolations(page);
   await shoot(page, 'thank-you-failed', SHOTS);
 
-  const held = sessionId('review');
-  await sendEvent(
-    world.request,
-    'checkout.session.completed',
-    checkoutSession(held, {
-      amount_total: 100,
-      customer_details: { email: 'grace@example.com', name: 'Grace Held' },
-    }),
-  );
-  await page.goto(`/thank-you?session_id=${held}`);
+  const held = session({
+    amount_total: 100,
+    customer_details: { email: 'grace@example.com', name: 'Grace Held' },
+  });
+  await sendEvent(world.request, 'checkout.session.completed', held);
+  await page.goto(`/thank-you?session_id=${held.id}`);
   await expect(heading(page)).toHaveText('We are checking your payment');
 
   // A session the server never hears about: after a minute (of the page's clock) the page
   // stops waiting and says so.
   await page.clock.install();
-  await page.goto(`/#/thank-you?session_id=${sessionId('unknown')}`);
+  await page.goto(`/#/thank-you?session_id=${newSessionId()}`);
   await page.reload();
   await expect(heading(page)).toHaveText('Confirming your payment…');
   await page.clock.fastForward(61_000);
@@ -365,11 +331,7 @@ test('an emailed link past DOWNLOAD_LINK_HOURS explains that it expired', async 
   });
   const context = await browser.newContext({ baseURL: server.url });
   try {
-    await sendEvent(
-      context.request,
-      'checkout.session.completed',
-      checkoutSession(sessionId('expiring')),
-    );
+    await sendEvent(context.request, 'checkout.session.completed', session());
     const receipt = await sink.waitFor((mail) => mail.envelopeTo.includes(BUYER.email));
     await new Promise((resolve) => setTimeout(resolve, 4000));
     const page = await context.newPage();
