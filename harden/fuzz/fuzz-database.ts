@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/server/config/load-config';
 import { openDatabase } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { fuzzApp } from '../../tests/support/fuzz/fuzz-app';
+import { TEST_WEBHOOK_SECRET } from '../../tests/support/stripe-events';
 import { buildTestApp } from '../../tests/support/test-app';
 
 export const ADMIN_EMAIL = 'owner@example.com';
@@ -43,6 +44,7 @@ const config = loadConfig({
   ADMIN_EMAILS: ADMIN_EMAIL,
   AUTH_SECRET: randomBytes(32).toString('hex'),
   FORM_RATE_LIMIT: String(runs * 10),
+  STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
 });
 const app = await buildTestApp(database, { config, tables });
 const started = Date.now();

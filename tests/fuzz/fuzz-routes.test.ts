@@ -4,6 +4,7 @@ import type { TableConfig } from '../../src/shared/admin/table-config';
 import { tableConfigurationsDir } from '../../src/server/app';
 import { loadTableConfigurations } from '../../src/server/admin/tables/table-configurations';
 import { fuzzApp } from '../support/fuzz/fuzz-app';
+import { TEST_WEBHOOK_SECRET } from '../support/stripe-events';
 import { buildTestApp } from '../support/test-app';
 import { testConfig } from '../support/test-config';
 import { describeEachDatabase } from '../support/test-database';
@@ -24,6 +25,7 @@ describeEachDatabase('fuzzed requests to every public, sign-in and admin route',
       config: await testConfig({
         ADMIN_EMAILS: ADMIN,
         FORM_RATE_LIMIT: '100000',
+        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       }),
       tables,
     });
@@ -51,5 +53,14 @@ describeEachDatabase('fuzzed requests to every public, sign-in and admin route',
     expect(twoHundreds['POST /api/auth/email-otp/send-verification-otp']).toBeGreaterThan(0);
     expect(twoHundreds['POST /api/admin/tables/:table/rows']).toBeGreaterThan(0);
     expect(twoHundreds['PUT /api/admin/tables/:table/rows/:id']).toBeGreaterThan(0);
+    expect(twoHundreds['POST /api/webhooks/stripe']).toBeGreaterThan(0);
+    expect(twoHundreds['POST /api/orders/resend-link']).toBeGreaterThan(0);
+    // Signed events with valid contents paid for orders.
+    const paid = await use()
+      .db.selectFrom('orders')
+      .select('id')
+      .where('status', '=', 'paid')
+      .execute();
+    expect(paid.length).toBeGreaterThan(0);
   }, 120_000);
 });

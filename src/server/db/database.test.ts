@@ -20,7 +20,15 @@ const formColumns = [
 const messageColumns = formColumns.filter((column) => column !== 'purchase_intent');
 const guideColumns = messageColumns.filter((column) => column !== 'message');
 
-const expectedColumns: Record<TableName | 'mail_deliveries' | 'admin_audit_log', string[]> = {
+const expectedColumns: Record<
+  | TableName
+  | 'mail_deliveries'
+  | 'admin_audit_log'
+  | 'orders'
+  | 'download_links'
+  | 'payment_events',
+  string[]
+> = {
   contact_us_submissions: formColumns,
   form_submissions: formColumns,
   free_product_gift_submissions: guideColumns,
@@ -59,10 +67,39 @@ const expectedColumns: Record<TableName | 'mail_deliveries' | 'admin_audit_log',
     'restored_at',
     'restored_by',
   ],
+  // DESIGN.md "Selling for real": orders (plus the owner's notes and their revocation of the
+  // links), download links holding only token hashes, and the webhook events taken in.
+  orders: [
+    'id',
+    'provider',
+    'session_id',
+    'payment_intent',
+    'email',
+    'name',
+    'amount_total',
+    'currency',
+    'status',
+    'paid_at',
+    'links_revoked_at',
+    'notes',
+    'created_at',
+    'updated_at',
+  ],
+  download_links: [
+    'id',
+    'order_id',
+    'token_hash',
+    'expires_at',
+    'downloads',
+    'max_downloads',
+    'revoked_at',
+    'created_at',
+  ],
+  payment_events: ['event_id', 'type', 'session_id', 'payment_intent', 'revokes', 'received_at'],
 };
 
 describeEachDatabase('database', (use) => {
-  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue and the audit log', async () => {
+  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue, the audit log and the orders', async () => {
     const { db } = use();
     const rows = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns

@@ -1,5 +1,25 @@
 import { z } from 'zod';
 
+// eslint-disable-next-line no-control-regex
+const controls = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
+
+/** Text from the payment form, as a mail header and the database can take it. */
+const lineOfText = (max: number) =>
+  z.string().transform((value) => value.replace(controls, ' ').trim().slice(0, max));
+
+const paymentIntent = z
+  .union([z.string(), z.object({ id: z.string() })])
+  .nullable()
+  .optional()
+  .transform((value) => (typeof value === 'object' && value !== null ? value.id : value))
+  .pipe(
+    z
+      .string()
+      .regex(/^pi_[A-Za-z0-9_]{1,250}$/)
+      .nullable()
+      .optional(),
+  );
+
 /**
  * The parts of a Stripe Checkout Session the store reads, from a webhook event or from
  * Stripe's API. Signed or fetched with our key, it is still checked for shape.
@@ -7,15 +27,19 @@ import { z } from 'zod';
 export const checkoutSessionSchema = z.object({
   id: z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/),
   payment_status: z.string(),
-  amount_total: z.number().int().nullable().optional(),
-  currency: z.string().nullable().optional(),
-  payment_intent: z
-    .union([z.string(), z.object({ id: z.string() })])
+  amount_total: z.number().int().min(0).max(1e12).nullable().optional(),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/)
     .nullable()
     .optional(),
-  customer_email: z.string().nullable().optional(),
+  payment_intent: paymentIntent,
+  customer_email: lineOfText(254).nullable().optional(),
   customer_details: z
-    .object({ email: z.string().nullable().optional(), name: z.string().nullable().optional() })
+    .object({
+      email: lineOfText(254).nullable().optional(),
+      name: lineOfText(200).nullable().optional(),
+    })
     .nullable()
     .optional(),
 });
@@ -24,26 +48,13 @@ export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 
 /** A charge, for `charge.refunded`. */
 export const chargeSchema = z.object({
-  payment_intent: z
-    .union([z.string(), z.object({ id: z.string() })])
-    .nullable()
-    .optional(),
+  payment_intent: paymentIntent,
   amount: z.number().int(),
   amount_refunded: z.number().int(),
 });
 
 /** A dispute, for `charge.dispute.created`. */
-export const disputeSchema = z.object({
-  payment_intent: z
-    .union([z.string(), z.object({ id: z.string() })])
-    .nullable()
-    .optional(),
-});
-
-export function paymentIntentId(value: string | { id: string } | null | undefined): string | null {
-  if (!value) return null;
-  return typeof value === 'string' ? value : value.id;
-}
+export const disputeSchema = z.object({ payment_intent: paymentIntent });
 
 /** What a session says about its payment: paid (or free), or not yet. */
 export function sessionOutcome(session: CheckoutSession): 'paid' | 'pending' {

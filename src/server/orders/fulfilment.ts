@@ -4,7 +4,7 @@ import type { Database, Order } from '../db/schema';
 import { queueDelivery } from '../mail/delivery-store';
 import { isValidAddress } from '../mail/mail-message';
 import type { Notification } from '../forms/notification-emails';
-import { paymentIntentId, type CheckoutSession } from './checkout-session';
+import type { CheckoutSession } from './checkout-session';
 import { createLink, downloadPath, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,
@@ -116,7 +116,7 @@ export async function applySession(
   const name = session.customer_details?.name?.trim() || null;
   const { rows } = await sql<OrderRow>`
     insert into orders (session_id, payment_intent, email, name, amount_total, currency)
-    values (${session.id}, ${paymentIntentId(session.payment_intent)}, ${email}, ${name},
+    values (${session.id}, ${session.payment_intent ?? null}, ${email}, ${name},
       ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null})
     on conflict (session_id) do update set
       payment_intent = coalesce(orders.payment_intent, excluded.payment_intent),

@@ -59,6 +59,27 @@ describeEachDatabase('verified purchases', (use) => {
     });
   });
 
+  it('a signed event that is not what its type promises: 400, nothing stored', async () => {
+    for (const event of [
+      { ...stripeEvent('checkout.session.completed', checkoutSession()), id: null },
+      { ...stripeEvent('checkout.session.completed', checkoutSession()), id: 'evt_\u0000' },
+      stripeEvent('checkout.session.completed', { id: 'not-a-session', payment_status: 'paid' }),
+      stripeEvent('charge.refunded', { payment_intent: 'pi_x' }),
+    ]) {
+      const response = await deliver(event);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/^The event (has no valid id|holds no \w+ ?\w*)\.$/);
+    }
+    expect(await orders()).toEqual([]);
+    expect(await events()).toEqual([]);
+  });
+
+  it('ignores event types it does not act on, storing nothing', async () => {
+    const response = await deliver(stripeEvent('customer.created', { id: 'cus_1' }));
+    expect(response.statusCode).toBe(200);
+    expect(await events()).toEqual([]);
+  });
+
   it('a paid session: the buyer gets a receipt with a working link, the owner a note, once', async () => {
     const session = await pay();
     const receipt = await receiptFor('buyer@example.com');

@@ -6,7 +6,6 @@ import {
   checkoutSessionSchema,
   type CheckoutSession,
   disputeSchema,
-  paymentIntentId,
   sessionOutcome,
 } from './checkout-session';
 import { applySession, closeForPayment, type OrderSettings } from './fulfilment';
@@ -34,8 +33,13 @@ type Parsed =
       revokes: boolean;
     };
 
+const EVENT_ID = /^evt_[A-Za-z0-9_]{1,250}$/;
+
 function parse(event: Stripe.Event): Parsed | { malformed: string } | undefined {
-  const object: unknown = event.data.object;
+  const object: unknown = (event.data as { object?: unknown } | undefined)?.object;
+  if (typeof event.id !== 'string' || !EVENT_ID.test(event.id)) {
+    return { malformed: 'The event has no valid id.' };
+  }
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
@@ -57,7 +61,7 @@ function parse(event: Stripe.Event): Parsed | { malformed: string } | undefined 
       const whole = charge.data.amount_refunded >= charge.data.amount;
       return {
         kind: 'close',
-        paymentIntent: paymentIntentId(charge.data.payment_intent),
+        paymentIntent: charge.data.payment_intent ?? null,
         status: 'refunded',
         revokes: whole,
       };
@@ -67,7 +71,7 @@ function parse(event: Stripe.Event): Parsed | { malformed: string } | undefined 
       if (!dispute.success) return { malformed: 'The event holds no dispute.' };
       return {
         kind: 'close',
-        paymentIntent: paymentIntentId(dispute.data.payment_intent),
+        paymentIntent: dispute.data.payment_intent ?? null,
         status: 'disputed',
         revokes: true,
       };
@@ -101,7 +105,7 @@ export async function handleEvent(
         session_id: parsed.kind === 'session' ? parsed.session.id : null,
         payment_intent:
           parsed.kind === 'session'
-            ? paymentIntentId(parsed.session.payment_intent)
+            ? (parsed.session.payment_intent ?? null)
             : parsed.paymentIntent,
         revokes: parsed.kind === 'close' && parsed.revokes,
       })

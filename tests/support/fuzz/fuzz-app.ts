@@ -15,6 +15,17 @@ import {
   signInBodies,
 } from './sign-in-fuzz';
 import { signInFromOutbox } from './outbox-sign-in';
+import {
+  checkPath,
+  checkResend,
+  checkWebhook,
+  pathSegments,
+  resendBodies,
+  sendPath,
+  sendResend,
+  sendWebhook,
+  webhookInputs,
+} from './order-fuzz';
 import { invalidAdminRows, invalidSubmissionRows } from './stored-rows';
 
 export type FuzzAppOptions = {
@@ -79,6 +90,67 @@ async function fuzzSignIn(app: FastifyInstance, options: FuzzAppOptions) {
       send: (body) => sendAuth(app, url, body),
       check,
     });
+    options.onReport?.(report);
+    reports.push(report);
+  }
+  return reports;
+}
+
+/** Orders that break the table's rules the database does not enforce itself. */
+async function invalidOrders(app: FastifyInstance): Promise<{ invalid: number; first?: string }> {
+  const rows = await app.database.db.selectFrom('orders').selectAll().execute();
+  const bad = rows.filter(
+    (order) =>
+      !/^cs_[A-Za-z0-9_]{1,250}$/.test(order.session_id) ||
+      (order.payment_intent !== null && !/^pi_[A-Za-z0-9_]+$/.test(order.payment_intent)) ||
+      (order.currency !== null && !/^[a-z]{3}$/.test(order.currency)) ||
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u001f]/.test(`${order.email}${order.name ?? ''}`) ||
+      (order.status === 'paid' && order.amount_total !== app.config.product.priceCents),
+  );
+  return { invalid: bad.length, first: bad[0] && JSON.stringify(bad[0]) };
+}
+
+/** The webhook, the buyer's link request, the thank-you page's status and both downloads. */
+async function fuzzOrders(app: FastifyInstance, options: FuzzAppOptions) {
+  if (!app.config.stripe) return [];
+  const routes: (() => Promise<RouteReport>)[] = [
+    () =>
+      fuzzRoute({
+        route: 'POST /api/webhooks/stripe',
+        inputs: webhookInputs,
+        runs: options.runs,
+        seed: options.seed,
+        send: (input) => sendWebhook(app, input),
+        check: checkWebhook,
+      }),
+    () =>
+      fuzzRoute({
+        route: 'POST /api/orders/resend-link',
+        inputs: resendBodies,
+        runs: options.runs,
+        seed: options.seed,
+        send: (body) => sendResend(app, body),
+        check: checkResend,
+      }),
+    ...['/api/orders/session/', '/download/'].map(
+      (prefix) => () =>
+        fuzzRoute({
+          route: `GET ${prefix}${prefix === '/download/' ? ':token' : ':id'}`,
+          inputs: pathSegments,
+          runs: options.runs,
+          seed: options.seed,
+          send: (segment) => sendPath(app, prefix, segment),
+          check: checkPath,
+        }),
+    ),
+  ];
+  const reports: RouteReport[] = [];
+  for (const run of routes) {
+    const report = await run();
+    const rows = await invalidOrders(app);
+    report.invalidRows = rows.invalid;
+    if (rows.first) fail(report, `stored an invalid order: ${rows.first}`);
     options.onReport?.(report);
     reports.push(report);
   }
@@ -155,6 +227,7 @@ export async function fuzzApp(
     ...(await fuzzForms(app, options)),
     ...(await fuzzSignIn(app, options)),
     ...(await fuzzAdmin(app, options)),
+    ...(await fuzzOrders(app, options)),
   ];
   return { routes, afterwards: await stillServing(app, options) };
 }
