@@ -16,6 +16,11 @@ export function ThankYouPage() {
   const { verifiedPurchases } = usePublicConfig();
   usePageView('thank_you');
   useScrollToTop();
+  // Here rather than in the seed's page below, so the conversion follows the page view as it
+  // always has (a child's effects run before its parent's).
+  useEffect(() => {
+    if (!verifiedPurchases) conversion('purchase', { value: product.priceUsd, currency: 'USD' });
+  }, [verifiedPurchases]);
 
   return verifiedPurchases ? (
     <div className="flex min-h-dvh flex-col">
@@ -37,9 +42,6 @@ export function ThankYouPage() {
 /** The seed's page: thanks on arrival and the configured DOWNLOAD_URL, with nothing checked. */
 function UnverifiedThankYou() {
   const { downloadUrl } = usePublicConfig();
-  useEffect(() => {
-    conversion('purchase', { value: product.priceUsd, currency: 'USD' });
-  }, []);
 
   return (
     <main className="mx-auto max-w-2xl px-6 py-16 text-center sm:py-24">

@@ -199,7 +199,8 @@ describe('thank-you page without verified purchases', () => {
     const download = screen.getByRole('link', { name: 'Download Now' });
     expect(download.getAttribute('href')).toBe(config.downloadUrl);
     expect(download.getAttribute('target')).toBe('_blank');
-    expect(analytics.filter((line) => line === purchaseLine)).toHaveLength(1);
+    // The page view first, then the conversion, as SPEC.md §7 lists them.
+    expect(analytics).toEqual(['[analytics] page_view thank_you {}', purchaseLine]);
     expect(calls).toEqual([]);
   });
 });
