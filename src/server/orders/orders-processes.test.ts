@@ -1,12 +1,8 @@
-// Verified purchases with two server processes on one PostgreSQL database, as behind a load
-// balancer: Stripe's deliveries of one session reach both at once.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Verified purchases across real processes: a killed server, and two instances on one
+// PostgreSQL database (as behind a load balancer) that Stripe's deliveries reach at once.
 import { sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
-import { startBenchServer, type BenchServer } from '../../../bench/lib/processes';
+import { expect, it } from 'vitest';
+import type { BenchServer } from '../../../bench/lib/processes';
 import { eventually } from '../../../tests/support/eventually';
 import { bundleBytes, linkIn, productFile } from '../../../tests/support/orders-app';
 import { startSmtpSink } from '../../../tests/support/smtp-sink';
@@ -17,27 +13,13 @@ import {
   stripeEvent,
   TEST_WEBHOOK_SECRET,
 } from '../../../tests/support/stripe-events';
+import { useServerProcesses } from '../../../tests/support/server-processes';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
+const processes = useServerProcesses();
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function serverProcess(env: Record<string, string>): Promise<BenchServer> {
-  const server = await startBenchServer(
-    ['--import', 'tsx', path.join(root, 'tests/support/api-server-process.ts')],
-    {
-      NODE_ENV: 'test',
-      AUTH_SECRET: 'process-secret-process-secret-process-secret',
-      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-      ...env,
-    },
-  );
-  cleanups.push(() => server.stop());
-  return server;
+function serverProcess(env: Record<string, string>): Promise<BenchServer> {
+  return processes.start({ STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, ...env });
 }
 
 function deliver(server: BenchServer, event: unknown) {
@@ -48,16 +30,9 @@ function deliver(server: BenchServer, event: unknown) {
 describeEachDatabase('verified purchases across processes', (use, kind) => {
   it('mails the receipt of a payment whose server was killed with SIGKILL right after it answered', async () => {
     const sink = await startSmtpSink();
-    cleanups.push(() => sink.close());
+    processes.cleanup(() => sink.close());
     sink.rejectAll(true);
-    let databaseEnv: Record<string, string>;
-    if (kind === 'postgres') {
-      databaseEnv = { DATABASE_URL: use().url! };
-    } else {
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-crash-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      databaseEnv = { DATA_DIR: dataDir };
-    }
+    const databaseEnv = await processes.databaseEnv(kind, use());
     const env = {
       ...databaseEnv,
       SMTP_URL: sink.url,
@@ -77,7 +52,7 @@ describeEachDatabase('verified purchases across processes', (use, kind) => {
 
     sink.rejectAll(false);
     const second = await serverProcess(env);
-    const receipt = await sink.waitFor((mail) => mail.envelopeTo.includes(buyer), 20_000);
+    const receipt = await sink.waitFor((mail) => mail.envelopeTo.includes(buyer), 45_000);
     expect(receipt.subject).toBe('Your Soul Reset Bundle: receipt and download link');
     const file = await fetch(`${second.url}${linkIn(receipt)}`);
     expect(Buffer.from(await file.arrayBuffer()).equals(bundleBytes)).toBe(true);
@@ -87,13 +62,13 @@ describeEachDatabase('verified purchases across processes', (use, kind) => {
     );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(sink.messages.filter((mail) => mail.envelopeTo.includes(buyer))).toHaveLength(1);
-  }, 90_000);
+  }, 120_000);
 
   if (kind !== 'postgres') return;
 
   it('two instances fulfil each session once and share its links and refunds', async () => {
     const sink = await startSmtpSink();
-    cleanups.push(() => sink.close());
+    processes.cleanup(() => sink.close());
     const env = { DATABASE_URL: use().url!, SMTP_URL: sink.url, BUNDLE_FILE: await productFile() };
     const a = await serverProcess(env);
     const b = await serverProcess(env);
@@ -119,7 +94,7 @@ describeEachDatabase('verified purchases across processes', (use, kind) => {
     const receipts = await eventually(async () => {
       const mails = sink.messages.filter((mail) => mail.envelopeTo[0]?.startsWith(tag));
       return mails.length >= 10 ? mails : undefined;
-    }, 20_000);
+    }, 45_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(sink.messages.filter((mail) => mail.envelopeTo[0]?.startsWith(tag))).toHaveLength(10);
     const { rows } = await sql<{ orders: number; links: number }>`
@@ -142,5 +117,5 @@ describeEachDatabase('verified purchases across processes', (use, kind) => {
     const closed = await fetch(`${a.url}${link}`, { redirect: 'manual' });
     expect(closed.status).toBe(302);
     expect(closed.headers.get('location')).toBe('/#/download-link?reason=revoked');
-  }, 90_000);
+  }, 120_000);
 });
