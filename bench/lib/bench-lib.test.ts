@@ -274,6 +274,7 @@ describe('formatResults for orders', () => {
       rps,
       p50_ms: 20,
       p99_ms: p99,
+      max_ms: 2 * p99,
       errors: 0,
       ratio_to_bare: 0.5,
       p99_ratio_to_bare: 1.5,
@@ -282,7 +283,7 @@ describe('formatResults for orders', () => {
     const text = formatResults({
       orders: {
         pglite: {
-          bare: { rps: 600, p50_ms: 10, p99_ms: 60, errors: 0 },
+          bare: { rps: 600, p50_ms: 10, p99_ms: 60, max_ms: 80, errors: 0 },
           webhook: { ...load(300, 90), drain_s: 4.2, left: 0 },
           replay: load(500, 70),
           check: { orders: 3001, events: 3001, answered: 2990, unanswered: 11 },
@@ -294,7 +295,7 @@ describe('formatResults for orders', () => {
       },
     });
     expect(text).toMatch(
-      /\| pglite, new sessions\s+\| 300\s+\| 20 ms \| 90 ms \| 0\s+\| 600\s+\| 60 ms\s+\| 0\.5\s+\| 1\.5\s+\| 3001 orders \(11 unanswered\), 1 link each; mail 4\.2 s \|/,
+      /\| pglite, new sessions\s+\| 300\s+\| 20 ms \| 90 ms \| 180 ms \| 0\s+\| 600\s+\| 60 ms\s+\| 80 ms\s+\| 0\.5\s+\| 1\.5\s+\| 3001 orders \(11 unanswered\), 1 link each; mail 4\.2 s \|/,
     );
     expect(text).toMatch(/\| pglite, replayed event \| 500 /);
     expect(text).toContain(

@@ -35,7 +35,15 @@ const DOWNLOAD_ROUNDS = [
 ] as const;
 const RSS_SAMPLE_MS = 25;
 
-type LoadResult = { rps: number; p50_ms: number; p99_ms: number; errors: number; answered: number };
+type LoadResult = {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** The slowest answer: a request held back for most of a load shows here first. */
+  max_ms: number;
+  errors: number;
+  answered: number;
+};
 
 type WebhookLoad = LoadResult & { ratio_to_bare: number; p99_ratio_to_bare: number };
 
@@ -67,6 +75,7 @@ function loadResult(result: autocannon.Result): LoadResult {
     rps: round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
     errors: result.errors + result.timeouts + result.non2xx,
     answered: result['2xx'],
   };
