@@ -37,6 +37,8 @@ describeEachDatabase('verified purchases across processes', (use, kind) => {
       ...databaseEnv,
       SMTP_URL: sink.url,
       MAIL_RETRY_DELAYS: '1',
+      // A short lease: the killed server's claim on the receipt expires soon after the restart.
+      MAIL_TIMEOUT_MS: '1000',
       BUNDLE_FILE: await productFile(),
     };
     const buyer = `killed-${Date.now()}@example.com`;
