@@ -2,7 +2,8 @@
  * The app as `npm start` runs it, plus routes that exist only here so the benchmark can
  * compare against a floor inside one run (the three SQL statements of a form submission
  * without anything around them) and fill a table for the admin list measurements. The page's
- * floor has its own server (lib/floor-server.ts).
+ * floor has its own server (lib/floor-server.ts); the orders part's routes are in
+ * orders-bench-routes.ts.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { loadConfig } from '../src/server/config/load-config';
 import { startServer } from '../src/server/server';
 import { bareSubmitRoute } from './bare-submit-route';
 import { fillTableRoute } from './fill-table-route';
+import { ordersBenchRoutes } from './orders-bench-routes';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const clientDir = path.join(root, 'dist/client');
@@ -20,6 +22,7 @@ const server = await startServer(config, {
   configure(app) {
     app.register(bareSubmitRoute);
     app.register(fillTableRoute);
+    app.register(ordersBenchRoutes);
   },
 });
 console.log(`  Site:      ${server.url}/`);

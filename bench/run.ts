@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|submit|admin|admin-search|start|backup] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|submit|admin|admin-search|start|backup|orders] [--out FILE] [--runs N]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
@@ -15,12 +15,13 @@ import { postgresUrl } from './lib/postgres';
 import { benchAdmin } from './parts/admin';
 import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
+import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
-const PARTS = ['page', 'submit', 'admin', 'admin-search', 'start', 'backup'] as const;
+const PARTS = ['page', 'submit', 'admin', 'admin-search', 'start', 'backup', 'orders'] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -119,6 +120,17 @@ try {
       );
     }
     results.backup = backup;
+  }
+  if (selected('orders')) {
+    console.log('orders: PGlite, webhook loads and 50 MB downloads...');
+    const orders: Record<string, unknown> = {
+      pglite: await benchOrders(root, path.join(scratchDir, 'orders-pglite')),
+    };
+    if (pg) {
+      console.log('orders: PostgreSQL, webhook loads and 50 MB downloads...');
+      orders.postgres = await benchOrders(root, path.join(scratchDir, 'orders-postgres'), pg);
+    }
+    results.orders = orders;
   }
 } finally {
   await rm(scratchDir, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { summarisePage, type LighthouseRun } from '../parts/page';
 import { firstLoadBytes } from './first-load-bytes';
 import { buildFloor, stripScripts } from './floor';
 import { rawGet, startFloorServer } from './floor-server';
+import { checkOrders } from './orders-check';
 import { formatResults } from './report';
 import { median, percentile } from './stats';
 
@@ -233,5 +234,72 @@ describe('formatResults', () => {
     );
     // A queue the bench stopped waiting for says how much was left.
     expect(text).toMatch(/\| postgres, 150 ms\s+\| 1100 .*\| > 60 s \(8000 left\)\s+\| 65\s+\|/);
+  });
+});
+
+describe('checkOrders', () => {
+  const order = (session_id: string, links = 1, emails = 2) => ({ session_id, links, emails });
+  const options = { emailsPerOrder: 2, inFlightLimit: 1 };
+
+  it('counts the orders, the answered sessions and the ones a stopped load left unanswered', () => {
+    expect(checkOrders([order('a'), order('b'), order('c')], 3, ['a', 'b'], options)).toEqual({
+      orders: 3,
+      events: 3,
+      answered: 2,
+      unanswered: 1,
+    });
+  });
+
+  it.each([
+    ['an order without its link', [order('a', 0), order('b')], 2, ['a', 'b'], /exactly one link/],
+    ['an order with two links', [order('a', 2), order('b')], 2, ['a', 'b'], /exactly one link/],
+    ['an order with one email', [order('a', 1, 1)], 1, ['a'], /exactly 2 emails/],
+    ['more events than orders', [order('a')], 2, ['a'], /1 orders for 2 recorded/],
+    ['an answered session without an order', [order('a')], 1, ['a', 'b'], /1 answered sessions/],
+    [
+      'more unanswered orders than can be in flight',
+      [order('a'), order('b'), order('c')],
+      3,
+      ['a'],
+      /2 orders were never answered/,
+    ],
+  ])('fails on %s', (_name, orders, events, answered, message) => {
+    expect(() => checkOrders(orders, events, answered, options)).toThrow(message);
+  });
+});
+
+describe('formatResults for orders', () => {
+  it('prints the webhook loads beside the bare route and the downloads beside static', () => {
+    const load = (rps: number, p99: number) => ({
+      rps,
+      p50_ms: 20,
+      p99_ms: p99,
+      max_ms: 2 * p99,
+      errors: 0,
+      ratio_to_bare: 0.5,
+      p99_ratio_to_bare: 1.5,
+    });
+    const side = { downloads: 10, mb_per_s: 400, p50_ms: 120, max_ms: 150, rss_growth_mb: 2.5 };
+    const text = formatResults({
+      orders: {
+        pglite: {
+          bare: { rps: 600, p50_ms: 10, p99_ms: 60, max_ms: 80, errors: 0 },
+          webhook: { ...load(300, 90), drain_s: 4.2, left: 0 },
+          replay: load(500, 70),
+          check: { orders: 3001, events: 3001, answered: 2990, unanswered: 11 },
+          downloads: {
+            file_mb: 50,
+            rounds: [{ clients: 8, link: side, static: { ...side, mb_per_s: 500 }, ratio: 0.8 }],
+          },
+        },
+      },
+    });
+    expect(text).toMatch(
+      /\| pglite, new sessions\s+\| 300\s+\| 20 ms \| 90 ms \| 180 ms \| 0\s+\| 600\s+\| 60 ms\s+\| 80 ms\s+\| 0\.5\s+\| 1\.5\s+\| 3001 orders \(11 unanswered\), 1 link each; mail 4\.2 s \|/,
+    );
+    expect(text).toMatch(/\| pglite, replayed event \| 500 /);
+    expect(text).toContain(
+      '| pglite | 8       | 10        | 400 MB/s, 120 ms (max 150), +2.5 MB | 500 MB/s, 120 ms (max 150), +2.5 MB | 0.8         |',
+    );
   });
 });

@@ -157,7 +157,74 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
+  if (results.orders) parts.push(ordersTables(results.orders));
   return parts.join('\n');
+}
+
+/** The webhook loads with the bare route beside them, and the downloads beside @fastify/static. */
+function ordersTables(orders: AnyRecord): string {
+  const loads: Row[] = [];
+  const downloads: Row[] = [];
+  for (const [db, r] of Object.entries(orders)) {
+    for (const [name, load] of [
+      ['new sessions', r.webhook],
+      ['replayed event', r.replay],
+    ] as const) {
+      loads.push([
+        `${db}, ${name}`,
+        load.rps,
+        `${load.p50_ms} ms`,
+        `${load.p99_ms} ms`,
+        `${load.max_ms} ms`,
+        load.errors,
+        r.bare.rps,
+        `${r.bare.p99_ms} ms`,
+        `${r.bare.max_ms} ms`,
+        load.ratio_to_bare,
+        load.p99_ratio_to_bare,
+        name === 'new sessions'
+          ? `${r.check.orders} orders (${r.check.unanswered} unanswered), 1 link each; mail ${load.left > 0 ? `> ${load.drain_s} s (${load.left} left)` : `${load.drain_s} s`}`
+          : '',
+      ]);
+    }
+    for (const round of r.downloads.rounds) {
+      const side = (d: AnyRecord) =>
+        `${d.mb_per_s} MB/s, ${d.p50_ms} ms (max ${d.max_ms}), +${d.rss_growth_mb} MB`;
+      downloads.push([
+        db,
+        round.clients,
+        round.link.downloads,
+        side(round.link),
+        side(round.static),
+        round.ratio,
+      ]);
+    }
+  }
+  return [
+    table(
+      "Orders webhook (signed checkout.session.completed, 10 s, 50 connections; bare = the submit bench's 3 SQL statements; checked = orders in the database after all loads)",
+      [
+        'db, events',
+        'req/s',
+        'p50',
+        'p99',
+        'max',
+        'errors',
+        'bare req/s',
+        'bare p99',
+        'bare max',
+        'webhook/bare',
+        'p99 webhook/bare',
+        'checked',
+      ],
+      loads,
+    ),
+    table(
+      `Downloads (${Object.values(orders)[0]?.downloads.file_mb} MB random file, a new connection per download; MB/s of the round, median time per download, server RSS growth)`,
+      ['db', 'clients', 'downloads', '/download/:token', '@fastify/static', 'link/static'],
+      downloads,
+    ),
+  ].join('\n');
 }
 
 export function printResults(results: AnyRecord): void {

@@ -84,15 +84,19 @@ async function load(url: string, route: string, durationS: number): Promise<Load
 }
 
 /**
- * Waits until the mail server has received `expected` messages or DRAIN_LIMIT_MS passed: the
+ * Waits until the mail server has received `expected` messages or `limitMs` passed: the
  * seconds waited, and how many were still to come.
  */
-async function drain(sink: SinkProcess, expected: number): Promise<{ s: number; left: number }> {
+export async function drain(
+  sink: SinkProcess,
+  expected: number,
+  limitMs = DRAIN_LIMIT_MS,
+): Promise<{ s: number; left: number }> {
   const started = performance.now();
   for (;;) {
     const left = expected - (await sink.count());
     const waited = performance.now() - started;
-    if (left <= 0 || waited > DRAIN_LIMIT_MS) return { s: round(waited / 1000, 2), left };
+    if (left <= 0 || waited > limitMs) return { s: round(waited / 1000, 2), left };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

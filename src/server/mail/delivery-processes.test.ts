@@ -1,59 +1,34 @@
 // The queue across processes: a killed server's emails, and several instances on one database.
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
-import { startBenchServer, type BenchServer } from '../../../bench/lib/processes';
+import { expect, it } from 'vitest';
+import type { BenchServer } from '../../../bench/lib/processes';
 import { eventually } from '../../../tests/support/eventually';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
+import { useServerProcesses } from '../../../tests/support/server-processes';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { openDatabase, type AppDatabase } from '../db/database';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const OWNER = 'owner@soulreset.test';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+const processes = useServerProcesses();
 
 async function sinkForTest(): Promise<SmtpSink> {
   const sink = await startSmtpSink();
-  cleanups.push(() => sink.close());
+  processes.cleanup(() => sink.close());
   return sink;
 }
 
-async function serverProcess(env: Record<string, string>): Promise<BenchServer> {
-  const server = await startBenchServer(
-    ['--import', 'tsx', path.join(root, 'tests/support/api-server-process.ts')],
-    {
-      NODE_ENV: 'test',
-      AUTH_SECRET: 'process-secret-process-secret-process-secret',
-      OWNER_EMAIL: OWNER,
-      MAIL_TIMEOUT_MS: '1000',
-      ...env,
-    },
-  );
-  cleanups.push(() => server.stop());
-  return server;
+function serverProcess(env: Record<string, string>): Promise<BenchServer> {
+  return processes.start({ OWNER_EMAIL: OWNER, MAIL_TIMEOUT_MS: '1000', ...env });
 }
 
 describeEachDatabase('mail delivery across processes', (use, kind) => {
   it('delivers, after a restart, the email of a server killed with SIGKILL right after it answered', async () => {
     const sink = await sinkForTest();
     sink.rejectAll(true);
-    let databaseEnv: Record<string, string>;
-    if (kind === 'postgres') {
-      databaseEnv = { DATABASE_URL: use().url! };
-    } else {
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-crash-'));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-      databaseEnv = { DATA_DIR: dataDir };
-    }
+    const databaseEnv = await processes.databaseEnv(kind, use());
     const env = { ...databaseEnv, SMTP_URL: sink.url, MAIL_RETRY_DELAYS: '1' };
     const email = `crash-${Date.now()}@example.com`;
 
@@ -118,7 +93,7 @@ describeEachDatabase('mail delivery across processes', (use, kind) => {
         // Each instance has its own connection pool, as two processes would.
         const database = await openDatabase({ databaseUrl: use().url! });
         const app = await buildTestApp(database, { config });
-        cleanups.push(async () => {
+        processes.cleanup(async () => {
           await app.close();
           await database.close();
         });

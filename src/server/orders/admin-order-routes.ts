@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import {
@@ -83,6 +83,29 @@ async function listedOrder(db: Kysely<Database>, id: number): Promise<AdminOrder
 export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
   const { db } = scope.database;
 
+  /** One audited change of an order, in a transaction; 404 when there is no such order. */
+  async function changeOrder(
+    request: FastifyRequest,
+    id: number,
+    action: 'update' | 'revoke',
+    change: (trx: Kysely<Database>) => Promise<void>,
+  ): Promise<{ order: AdminOrder }> {
+    await db.transaction().execute(async (trx) => {
+      const before = await wholeRows(trx, 'orders', [id]);
+      if (before.length === 0) throw new HttpError(404, `There is no order ${id}.`);
+      await change(trx);
+      await recordAudit(trx, {
+        adminEmail: request.admin!.email,
+        action,
+        tableName: 'orders',
+        rowIds: [id],
+        before,
+        after: await wholeRows(trx, 'orders', [id]),
+      });
+    });
+    return { order: await listedOrder(db, id) };
+  }
+
   scope.get('/orders', async (request): Promise<OrderPage> => {
     const { page, status, q } = parsedOr400(listQuery, request.query, 'Invalid filter');
     let query = listed(db);
@@ -116,24 +139,13 @@ export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
   scope.put('/orders/:id', async (request) => {
     const { id } = parsedOr400(idParam, request.params, 'Invalid order id');
     const { notes } = parsedOr400(orderNotesSchema, request.body, 'Invalid notes');
-    await db.transaction().execute(async (trx) => {
-      const before = await wholeRows(trx, 'orders', [id]);
-      if (before.length === 0) throw new HttpError(404, `There is no order ${id}.`);
+    return changeOrder(request, id, 'update', async (trx) => {
       await trx
         .updateTable('orders')
         .set({ notes, updated_at: sql`now()` })
         .where('id', '=', id)
         .execute();
-      await recordAudit(trx, {
-        adminEmail: request.admin!.email,
-        action: 'update',
-        tableName: 'orders',
-        rowIds: [id],
-        before,
-        after: await wholeRows(trx, 'orders', [id]),
-      });
     });
-    return { order: await listedOrder(db, id) };
   });
 
   // The owner sends a link: to a paid order (reopening downloads they had revoked), or to one
@@ -177,24 +189,13 @@ export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.post('/orders/:id/revoke', async (request) => {
     const { id } = parsedOr400(idParam, request.params, 'Invalid order id');
-    await db.transaction().execute(async (trx) => {
-      const before = await wholeRows(trx, 'orders', [id]);
-      if (before.length === 0) throw new HttpError(404, `There is no order ${id}.`);
+    return changeOrder(request, id, 'revoke', async (trx) => {
       await trx
         .updateTable('orders')
         .set({ links_revoked_at: sql`now()`, updated_at: sql`now()` })
         .where('id', '=', id)
         .execute();
       await revokeLinks(trx, [id]);
-      await recordAudit(trx, {
-        adminEmail: request.admin!.email,
-        action: 'revoke',
-        tableName: 'orders',
-        rowIds: [id],
-        before,
-        after: await wholeRows(trx, 'orders', [id]),
-      });
     });
-    return { order: await listedOrder(db, id) };
   });
 };

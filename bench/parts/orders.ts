@@ -1,0 +1,397 @@
+import autocannon from 'autocannon';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import {
+  checkoutSession,
+  signedEvent,
+  stripeEvent,
+  TEST_WEBHOOK_SECRET,
+} from '../../tests/support/stripe-events';
+import { WEBHOOK_PATH } from '../../src/server/orders/order-routes';
+import type { OrderTally } from '../orders-bench-routes';
+import { checkOrders, type OrdersCheck } from '../lib/orders-check';
+import { createScratchDatabase } from '../lib/postgres';
+import { startBenchServer, type BenchServer } from '../lib/processes';
+import { startSinkProcess } from '../lib/smtp-sink-process';
+import { median, round } from '../lib/stats';
+import { drain } from './submit';
+
+const BARE_ROUTE = '/__bench/bare-submit';
+const DURATION_S = 10;
+const CONNECTIONS = 50;
+/** A paid order queues the buyer's receipt and the owner's note. */
+const EMAILS_PER_ORDER = 2;
+/** The bench waits this long for the webhook load's emails before the replay load. */
+const DRAIN_LIMIT_MS = 30_000;
+
+const FILE_BYTES = 50_000_000;
+const MB = 1_000_000;
+/**
+ * Concurrent download clients, and how many downloads each makes in one half of a round: a
+ * round is static, link, link, static, so a machine getting busier or quieter favours neither.
+ */
+const DOWNLOAD_ROUNDS = [
+  { clients: 1, each: 5 },
+  { clients: 8, each: 2 },
+] as const;
+const RSS_SAMPLE_MS = 25;
+
+type LoadResult = {
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  /** The slowest answer: a request held back for most of a load shows here first. */
+  max_ms: number;
+  errors: number;
+  answered: number;
+};
+
+type WebhookLoad = LoadResult & { ratio_to_bare: number; p99_ratio_to_bare: number };
+
+type DownloadRound = {
+  downloads: number;
+  mb_per_s: number;
+  /** Median and slowest single download. */
+  p50_ms: number;
+  max_ms: number;
+  /** The server's peak RSS during the round over its RSS just before it. */
+  rss_growth_mb: number;
+};
+
+export type OrdersResults = {
+  bare: LoadResult;
+  /** A new paid session per delivery: an order, a link, two queued emails each. */
+  webhook: WebhookLoad & { drain_s: number; left: number };
+  /** One event delivered again and again: the first fulfils, the rest are replays. */
+  replay: WebhookLoad;
+  check: OrdersCheck;
+  downloads: {
+    file_mb: number;
+    rounds: { clients: number; link: DownloadRound; static: DownloadRound; ratio: number }[];
+  };
+};
+
+function loadResult(result: autocannon.Result): LoadResult {
+  return {
+    rps: round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
+    errors: result.errors + result.timeouts + result.non2xx,
+    answered: result['2xx'],
+  };
+}
+
+let sequence = 0;
+
+/** The bare route: the three SQL statements of a form submission, a new email each time. */
+async function bareLoad(url: string, durationS: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: durationS,
+    requests: [
+      {
+        method: 'POST',
+        path: BARE_ROUTE,
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          sequence += 1;
+          return {
+            ...request,
+            body: JSON.stringify({
+              name: 'Bench Visitor',
+              email: `bench-${process.pid}-${sequence}@example.com`,
+            }),
+          };
+        },
+      },
+    ],
+  });
+  return loadResult(result);
+}
+
+type Delivery = { sessionId?: string };
+
+/**
+ * Signed checkout.session.completed events on the webhook: with `replayed` the same event
+ * every time, else a new paid session per request. Adds every session answered 2xx to
+ * `answered`.
+ */
+async function webhookLoad(
+  url: string,
+  durationS: number,
+  answered: Set<string>,
+  replayed?: { sessionId: string; payload: string; headers: Record<string, string> },
+): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: durationS,
+    requests: [
+      {
+        method: 'POST',
+        path: WEBHOOK_PATH,
+        setupRequest: (request, context: Delivery) => {
+          if (replayed) {
+            context.sessionId = replayed.sessionId;
+            return { ...request, body: replayed.payload, headers: replayed.headers };
+          }
+          sequence += 1;
+          const session = checkoutSession({
+            customer_details: {
+              email: `buyer-${process.pid}-${sequence}@example.com`,
+              name: 'Bench Buyer',
+            },
+          });
+          context.sessionId = session.id;
+          const { payload, headers } = signedEvent(
+            stripeEvent('checkout.session.completed', session),
+          );
+          return { ...request, body: payload, headers };
+        },
+        onResponse: (status, _body, context: Delivery) => {
+          if (status >= 200 && status < 300 && context.sessionId) answered.add(context.sessionId);
+        },
+      },
+    ],
+  });
+  return loadResult(result);
+}
+
+/** A 50 MB file of random bytes, and its SHA-256. */
+async function randomFile(file: string): Promise<string> {
+  const bytes = randomBytes(FILE_BYTES);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, bytes);
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+let address = 0;
+
+/**
+ * A loopback address not used before: each download comes from a client of its own, as
+ * buyers do, so the download route's limit per address does not answer 429.
+ */
+function nextClientAddress(): string {
+  address += 1;
+  return `127.9.${Math.floor(address / 250) % 250}.${1 + (address % 250)}`;
+}
+
+/**
+ * GETs `url` on a new connection and reads the whole body: its length, the milliseconds
+ * taken and, with `hash`, its SHA-256. Anything but a 200 fails.
+ */
+function download(
+  url: string,
+  hash = false,
+): Promise<{ bytes: number; ms: number; sha256?: string }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.get(
+      url,
+      {
+        agent: false,
+        localAddress: nextClientAddress(),
+        headers: { 'accept-encoding': 'identity' },
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(
+            new Error(
+              `GET ${url} answered ${response.statusCode} ${response.headers.location ?? ''}`,
+            ),
+          );
+          return;
+        }
+        const digest = hash ? createHash('sha256') : undefined;
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          digest?.update(chunk);
+        });
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({
+            bytes,
+            ms: performance.now() - started,
+            ...(digest && { sha256: digest.digest('hex') }),
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+type DownloadHalf = { times: number[]; seconds: number; rssGrowthMb: number };
+
+/**
+ * `clients` concurrent clients, each downloading `each` times from `urlOf(client)`, while the
+ * server's RSS is sampled. Every body must be the file's length.
+ */
+async function downloadHalf(
+  server: BenchServer,
+  clients: number,
+  each: number,
+  urlOf: (client: number) => string,
+): Promise<DownloadHalf> {
+  const before = await server.rssMb();
+  let peak = before;
+  const sampler = setInterval(() => {
+    void server.rssMb().then((mb) => (peak = Math.max(peak, mb)));
+  }, RSS_SAMPLE_MS);
+  const times: number[] = [];
+  const started = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: clients }, async (_, client) => {
+        for (let i = 0; i < each; i += 1) {
+          const { bytes, ms } = await download(urlOf(client));
+          if (bytes !== FILE_BYTES) {
+            throw new Error(`${urlOf(client)} sent ${bytes} bytes of ${FILE_BYTES}`);
+          }
+          times.push(ms);
+        }
+      }),
+    );
+  } finally {
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  peak = Math.max(peak, await server.rssMb());
+  return { times, seconds, rssGrowthMb: peak - before };
+}
+
+/** Both halves of one side of a round as one figure. */
+function downloadRound(halves: DownloadHalf[]): DownloadRound {
+  const times = halves.flatMap((half) => half.times);
+  const seconds = halves.reduce((sum, half) => sum + half.seconds, 0);
+  return {
+    downloads: times.length,
+    mb_per_s: round((times.length * FILE_BYTES) / MB / seconds),
+    p50_ms: round(median(times)),
+    max_ms: round(Math.max(...times)),
+    rss_growth_mb: round(Math.max(...halves.map((half) => half.rssGrowthMb)), 1),
+  };
+}
+
+/**
+ * The orders side of the real server (bench-server.ts, BUNDLE_FILE a 50 MB random file,
+ * DOWNLOAD_LIMIT 1000) with its emails going to a mail server in a process of its own:
+ * 1. 50 connections for 10 s on the bare submit route, then on the webhook with a new signed
+ *    paid session per delivery (each fulfils: order, link, two queued emails), then, once
+ *    those emails are delivered, the same event replayed; then every order is checked in the
+ *    database (checkOrders).
+ * 2. The file downloaded through download links and, as the floor, from @fastify/static on the
+ *    same server, by 1 and 8 concurrent clients in the order static, link, link, static, each
+ *    download on a new connection; every body's length checked, and one of each path's SHA-256.
+ */
+export async function benchOrders(
+  root: string,
+  dataDir: string,
+  postgresAdminUrl?: string,
+): Promise<OrdersResults> {
+  const staticDir = path.join(dataDir, 'static');
+  const file = path.join(staticDir, 'bundle.zip');
+  const sha256 = await randomFile(file);
+  const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
+  const sink = await startSinkProcess(root);
+  let server: BenchServer | undefined;
+  try {
+    server = await startBenchServer(['--import', 'tsx', path.join(root, 'bench/bench-server.ts')], {
+      DATA_DIR: path.join(dataDir, 'data'),
+      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+      SMTP_URL: sink.url,
+      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+      BUNDLE_FILE: file,
+      DOWNLOAD_LIMIT: '1000',
+      BENCH_STATIC_DIR: staticDir,
+      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+    });
+    const { url } = server;
+    const answered = new Set<string>();
+    const emailsDue = () => answered.size * EMAILS_PER_ORDER;
+
+    // Warm-up: JIT, connection pools, caches.
+    await webhookLoad(url, 2, answered);
+    await bareLoad(url, 2);
+    await drain(sink, emailsDue(), DRAIN_LIMIT_MS);
+
+    const bare = await bareLoad(url, DURATION_S);
+    const fresh = await webhookLoad(url, DURATION_S, answered);
+    const drained = await drain(sink, emailsDue(), DRAIN_LIMIT_MS);
+
+    const session = checkoutSession();
+    const event = signedEvent(stripeEvent('checkout.session.completed', session));
+    const replay = await webhookLoad(url, DURATION_S, answered, {
+      sessionId: session.id,
+      ...event,
+    });
+    if (replay.answered < 2) throw new Error('The replayed event was not answered twice');
+
+    for (const [name, load] of Object.entries({ bare, webhook: fresh, replay })) {
+      if (load.errors > 0) throw new Error(`The ${name} load had ${load.errors} errors`);
+    }
+    const tally = (await (await fetch(`${url}/__bench/orders`)).json()) as {
+      orders: OrderTally[];
+      events: number;
+    };
+    const check = checkOrders(tally.orders, tally.events, answered, {
+      emailsPerOrder: EMAILS_PER_ORDER,
+      // Deliveries of the warm-up and the main load still in flight when each stopped.
+      inFlightLimit: 2 * CONNECTIONS,
+    });
+
+    const maxClients = Math.max(...DOWNLOAD_ROUNDS.map((r) => r.clients));
+    const linksAnswer = await fetch(`${url}/__bench/download-links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ count: maxClients }),
+    });
+    const { tokens } = (await linksAnswer.json()) as { tokens: string[] };
+    const linkUrl = (client: number) => `${url}/download/${tokens[client]}`;
+    const staticUrl = `${url}/__bench/static/${path.basename(file)}`;
+    for (const source of [linkUrl(0), staticUrl]) {
+      const got = await download(source, true);
+      if (got.sha256 !== sha256) throw new Error(`${source} sent other bytes than the file`);
+    }
+    const rounds = [];
+    for (const { clients, each } of DOWNLOAD_ROUNDS) {
+      const half = (urlOf: (client: number) => string) =>
+        downloadHalf(server!, clients, each, urlOf);
+      const staticFirst = await half(() => staticUrl);
+      const linkFirst = await half(linkUrl);
+      const linkSecond = await half(linkUrl);
+      const staticSecond = await half(() => staticUrl);
+      const floor = downloadRound([staticFirst, staticSecond]);
+      const link = downloadRound([linkFirst, linkSecond]);
+      rounds.push({
+        clients,
+        link,
+        static: floor,
+        ratio: round(link.mb_per_s / floor.mb_per_s, 2),
+      });
+    }
+
+    const compared = (result: LoadResult): WebhookLoad => ({
+      ...result,
+      ratio_to_bare: round(result.rps / bare.rps, 2),
+      p99_ratio_to_bare: round(result.p99_ms / bare.p99_ms, 2),
+    });
+    return {
+      bare,
+      webhook: { ...compared(fresh), drain_s: drained.s, left: drained.left },
+      replay: compared(replay),
+      check,
+      downloads: { file_mb: FILE_BYTES / MB, rounds },
+    };
+  } finally {
+    await server?.stop();
+    await sink.close();
+    await scratch?.drop();
+  }
+}
