@@ -16,9 +16,8 @@ import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer, type BenchServer } from '../lib/processes';
 import { startSinkProcess } from '../lib/smtp-sink-process';
 import { median, round } from '../lib/stats';
-import { drain } from './submit';
+import { BARE_ROUTE, drain, load, loadResult, type LoadResult } from './submit';
 
-const BARE_ROUTE = '/__bench/bare-submit';
 const DURATION_S = 10;
 const CONNECTIONS = 50;
 /** A paid order queues the buyer's receipt and the owner's note. */
@@ -37,16 +36,6 @@ const DOWNLOAD_ROUNDS = [
   { clients: 8, each: 2 },
 ] as const;
 const RSS_SAMPLE_MS = 25;
-
-type LoadResult = {
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  /** The slowest answer: a request held back for most of a load shows here first. */
-  max_ms: number;
-  errors: number;
-  answered: number;
-};
 
 type WebhookLoad = LoadResult & { ratio_to_bare: number; p99_ratio_to_bare: number };
 
@@ -73,45 +62,7 @@ export type OrdersResults = {
   };
 };
 
-function loadResult(result: autocannon.Result): LoadResult {
-  return {
-    rps: round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p99_ms: result.latency.p99,
-    max_ms: result.latency.max,
-    errors: result.errors + result.timeouts + result.non2xx,
-    answered: result['2xx'],
-  };
-}
-
 let sequence = 0;
-
-/** The bare route: the three SQL statements of a form submission, a new email each time. */
-async function bareLoad(url: string, durationS: number): Promise<LoadResult> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: durationS,
-    requests: [
-      {
-        method: 'POST',
-        path: BARE_ROUTE,
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => {
-          sequence += 1;
-          return {
-            ...request,
-            body: JSON.stringify({
-              name: 'Bench Visitor',
-              email: `bench-${process.pid}-${sequence}@example.com`,
-            }),
-          };
-        },
-      },
-    ],
-  });
-  return loadResult(result);
-}
 
 type Delivery = { sessionId?: string };
 
@@ -318,10 +269,10 @@ export async function benchOrders(
 
     // Warm-up: JIT, connection pools, caches.
     await webhookLoad(url, 2, answered);
-    await bareLoad(url, 2);
+    await load(url, BARE_ROUTE, 2);
     await drain(sink, emailsDue(), DRAIN_LIMIT_MS);
 
-    const bare = await bareLoad(url, DURATION_S);
+    const bare = await load(url, BARE_ROUTE, DURATION_S);
     const fresh = await webhookLoad(url, DURATION_S, answered);
     const drained = await drain(sink, emailsDue(), DRAIN_LIMIT_MS);
 

@@ -7,15 +7,17 @@ import { round } from '../lib/stats';
 
 /** The order form's submit route and the bench-only floor beside it. */
 export const ORDER_ROUTE = '/api/forms/order';
-const BARE_ROUTE = '/__bench/bare-submit';
+export const BARE_ROUTE = '/__bench/bare-submit';
 
 const DURATION_S = 10;
 const CONNECTIONS = 50;
 
-type LoadResult = {
+export type LoadResult = {
   rps: number;
   p50_ms: number;
   p99_ms: number;
+  /** The slowest answer: whether some requests waited for most of the load. */
+  max_ms: number;
   errors: number;
   /** Answered with a 2xx. */
   answered: number;
@@ -50,7 +52,7 @@ export type SubmitResults = SubmitLoad & {
 let sequence = 0;
 
 /** autocannon against one route, every request with an email never used before. */
-async function load(url: string, route: string, durationS: number): Promise<LoadResult> {
+export async function load(url: string, route: string, durationS: number): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -74,10 +76,15 @@ async function load(url: string, route: string, durationS: number): Promise<Load
       },
     ],
   });
+  return loadResult(result);
+}
+
+export function loadResult(result: autocannon.Result): LoadResult {
   return {
     rps: round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    max_ms: result.latency.max,
     errors: result.errors + result.timeouts + result.non2xx,
     answered: result['2xx'],
   };

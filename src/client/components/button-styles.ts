@@ -18,3 +18,7 @@ export const adminSecondaryButton =
 
 export const adminIconButton =
   'inline-flex size-9 items-center justify-center rounded-lg text-ink-muted transition-colors hover:bg-sand-100 hover:text-sage-800 disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
+
+/** The admin's text fields and selects. */
+export const adminInput =
+  'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';

@@ -1,8 +1,10 @@
-import { Search, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import type { TableFilter, TableQuery } from '../../../shared/admin/table-api';
 import { MAX_SEARCH_LENGTH } from '../../../shared/admin/table-api';
 import type { TableConfig } from '../../../shared/admin/table-config';
+import { adminInput } from '../../components/button-styles';
+import { SearchField } from '../../components/search-field';
 
 /** How long typing pauses before the search runs. */
 export const SEARCH_DELAY_MS = 300;
@@ -12,9 +14,6 @@ type TableFiltersProps = {
   query: TableQuery;
   onChange(query: TableQuery): void;
 };
-
-const inputLook =
-  'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
 
 /** The search box and the filters that fit the table's columns. */
 export function TableFilters({ config, query, onChange }: TableFiltersProps) {
@@ -61,26 +60,13 @@ export function TableFilters({ config, query, onChange }: TableFiltersProps) {
   return (
     <div className="flex flex-wrap items-end gap-x-4 gap-y-3 border-b border-sand-200 bg-sand-50/60 px-4 py-3 sm:px-6">
       {searchable.length > 0 ? (
-        <div className="flex min-w-0 flex-[1_1_14rem] flex-col gap-1">
-          <label htmlFor={`${id}-q`} className="text-xs font-medium text-ink-muted">
-            Search {searchable.join(', ')}
-          </label>
-          <div className="relative">
-            <Search
-              aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
-            />
-            <input
-              id={`${id}-q`}
-              type="search"
-              value={text}
-              maxLength={MAX_SEARCH_LENGTH}
-              onChange={(event) => setText(event.target.value)}
-              placeholder="Search…"
-              className={`${inputLook} w-full pl-9`}
-            />
-          </div>
-        </div>
+        <SearchField
+          id={`${id}-q`}
+          label={`Search ${searchable.join(', ')}`}
+          value={text}
+          maxLength={MAX_SEARCH_LENGTH}
+          onChange={setText}
+        />
       ) : null}
       {has('email_sent') ? (
         <label className="flex items-center gap-2 py-2 text-sm text-ink">
@@ -107,7 +93,7 @@ export function TableFilters({ config, query, onChange }: TableFiltersProps) {
                 event.target.value === '' ? undefined : event.target.value === 'true',
               )
             }
-            className={inputLook}
+            className={adminInput}
           >
             <option value="">Any</option>
             <option value="true">Yes</option>
@@ -127,7 +113,7 @@ export function TableFilters({ config, query, onChange }: TableFiltersProps) {
               type="date"
               value={range.from ?? ''}
               onChange={(event) => setRange('from', event.target.value)}
-              className={inputLook}
+              className={adminInput}
             />
           </div>
           <div className="flex flex-col gap-1">
@@ -139,7 +125,7 @@ export function TableFilters({ config, query, onChange }: TableFiltersProps) {
               type="date"
               value={range.to ?? ''}
               onChange={(event) => setRange('to', event.target.value)}
-              className={inputLook}
+              className={adminInput}
             />
           </div>
         </fieldset>

@@ -1,9 +1,10 @@
-import { Download, FileDown, Plus, RotateCw, Trash2 } from 'lucide-react';
+import { Download, FileDown, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { tableExportPath, type RowValues } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
 import { adminPrimaryButton, adminSecondaryButton } from '../../components/button-styles';
 import { Pager } from '../../components/pager';
+import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { downloadFile } from '../../lib/download-file';
 import { RowFormModal } from './row-form-modal';
@@ -218,22 +219,9 @@ export function TablePanel({
       ) : null}
 
       {error ? (
-        <div
-          role="alert"
-          className="m-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 sm:m-6"
-        >
-          <p>
-            Failed to fetch data for {config.ui_table_name}: {error}
-          </p>
-          <button
-            type="button"
-            onClick={reload}
-            className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1 font-semibold text-red-800 hover:bg-red-100"
-          >
-            <RotateCw aria-hidden="true" className="size-4" />
-            Try again
-          </button>
-        </div>
+        <LoadFailed onRetry={reload}>
+          Failed to fetch data for {config.ui_table_name}: {error}
+        </LoadFailed>
       ) : data ? (
         <div className={loading ? 'opacity-60 transition-opacity' : undefined}>
           <TableGrid

@@ -1,4 +1,4 @@
-import { RotateCcw, RotateCw } from 'lucide-react';
+import { RotateCcw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import {
   auditPath,
@@ -10,6 +10,7 @@ import {
 } from '../../../shared/admin/audit-api';
 import { adminSecondaryButton } from '../../components/button-styles';
 import { Pager } from '../../components/pager';
+import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { adminGet, adminPost } from '../../lib/admin-request';
 
@@ -126,20 +127,9 @@ export function ActivityPage() {
         </p>
       ) : null}
       {error ? (
-        <div
-          role="alert"
-          className="flex flex-wrap items-center justify-between gap-3 rounded-2xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          <p>Could not load the activity: {error}</p>
-          <button
-            type="button"
-            onClick={() => setVersion((v) => v + 1)}
-            className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1 font-semibold text-red-800 hover:bg-red-100"
-          >
-            <RotateCw aria-hidden="true" className="size-4" />
-            Try again
-          </button>
-        </div>
+        <LoadFailed onRetry={() => setVersion((v) => v + 1)} className="rounded-2xl">
+          Could not load the activity: {error}
+        </LoadFailed>
       ) : !data ? (
         <div
           role="status"

@@ -7,6 +7,7 @@ import {
 } from '../../../shared/mail/delivery-api';
 import { adminSecondaryButton } from '../../components/button-styles';
 import { Pager } from '../../components/pager';
+import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import type { DeliveryApi } from './delivery-api-client';
 import {
@@ -107,25 +108,9 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
       ) : null}
 
       {error ? (
-        <div
-          role="alert"
-          className="m-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 sm:m-6"
-        >
-          <p>Could not load the deliveries: {error}</p>
-          <button
-            type="button"
-            onClick={reload}
-            className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1 font-semibold text-red-800 hover:bg-red-100"
-          >
-            <RotateCw aria-hidden="true" className="size-4" />
-            Try again
-          </button>
-        </div>
+        <LoadFailed onRetry={reload}>Could not load the deliveries: {error}</LoadFailed>
       ) : !data ? (
-        <div role="status" className="flex h-32 items-center justify-center gap-3 text-ink-muted">
-          <Spinner className="size-6 text-sage-600" />
-          Loading deliveries…
-        </div>
+        <PanelLoading>Loading deliveries…</PanelLoading>
       ) : data.entries.length === 0 ? (
         <p className="px-4 py-10 text-center text-ink-muted">
           {filter === 'all'

@@ -1,8 +1,10 @@
-import { Ban, NotebookPen, RotateCw, Search, Send } from 'lucide-react';
+import { Ban, NotebookPen, RotateCw, Send } from 'lucide-react';
 import { Fragment, useEffect, useId, useState } from 'react';
 import { orderStatuses, type AdminOrder } from '../../../shared/orders/order-api';
-import { adminSecondaryButton } from '../../components/button-styles';
+import { adminInput, adminSecondaryButton } from '../../components/button-styles';
+import { SearchField } from '../../components/search-field';
 import { Pager } from '../../components/pager';
+import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { formatAmount, formatWhen } from './format-order';
 import { orderAdmin, type OrderFilter } from './order-admin-client';
@@ -13,8 +15,6 @@ import { useOrderPage } from './use-order-page';
 /** How long typing pauses before the search runs. */
 export const ORDER_SEARCH_DELAY_MS = 300;
 
-const inputLook =
-  'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
 const headerCell = 'px-4 py-3 text-xs font-semibold tracking-wide text-ink-muted uppercase';
 const cell = 'px-4 py-3';
 const rowButton = `${adminSecondaryButton} px-2.5 py-1.5 text-xs whitespace-nowrap`;
@@ -105,26 +105,13 @@ export function OrdersPanel() {
       className="min-w-0 overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm"
     >
       <div className="flex flex-wrap items-end gap-x-4 gap-y-3 border-b border-sand-200 bg-sand-50/60 px-4 py-3 sm:px-6">
-        <div className="flex min-w-0 flex-[1_1_14rem] flex-col gap-1">
-          <label htmlFor={`${id}-q`} className="text-xs font-medium text-ink-muted">
-            Search name or email
-          </label>
-          <div className="relative">
-            <Search
-              aria-hidden="true"
-              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted"
-            />
-            <input
-              id={`${id}-q`}
-              type="search"
-              value={text}
-              maxLength={200}
-              onChange={(event) => setText(event.target.value)}
-              placeholder="Search…"
-              className={`${inputLook} w-full pl-9`}
-            />
-          </div>
-        </div>
+        <SearchField
+          id={`${id}-q`}
+          label="Search name or email"
+          value={text}
+          maxLength={200}
+          onChange={setText}
+        />
         <div className="flex flex-col gap-1">
           <label htmlFor={`${id}-status`} className="text-xs font-medium text-ink-muted">
             Status
@@ -136,7 +123,7 @@ export function OrdersPanel() {
               setStatus(event.target.value as OrderFilter);
               setPage(0);
             }}
-            className={inputLook}
+            className={adminInput}
           >
             <option value="all">All</option>
             {orderStatuses.map((option) => (
@@ -166,25 +153,9 @@ export function OrdersPanel() {
       ) : null}
 
       {error ? (
-        <div
-          role="alert"
-          className="m-4 flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800 sm:m-6"
-        >
-          <p>Could not load the orders: {error}</p>
-          <button
-            type="button"
-            onClick={reload}
-            className="inline-flex items-center gap-1.5 rounded-lg px-2 py-1 font-semibold text-red-800 hover:bg-red-100"
-          >
-            <RotateCw aria-hidden="true" className="size-4" />
-            Try again
-          </button>
-        </div>
+        <LoadFailed onRetry={reload}>Could not load the orders: {error}</LoadFailed>
       ) : !data ? (
-        <div role="status" className="flex h-32 items-center justify-center gap-3 text-ink-muted">
-          <Spinner className="size-6 text-sage-600" />
-          Loading orders…
-        </div>
+        <PanelLoading>Loading orders…</PanelLoading>
       ) : data.orders.length === 0 ? (
         filtered ? (
           <p className="px-4 py-10 text-center text-ink-muted">No orders match.</p>

@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { AdminOrder, OrderPage } from '../../../shared/orders/order-api';
+import { useCallback } from 'react';
+import type { AdminOrder } from '../../../shared/orders/order-api';
+import { useFetched } from '../../lib/use-fetched';
 import { orderAdmin, type OrderQuery } from './order-admin-client';
-
-type Answer = { key: string; data?: OrderPage; error?: string };
 
 /**
  * The orders for a query, fetched again on `reload`. While a fetch runs the last page stays
@@ -10,49 +9,18 @@ type Answer = { key: string; data?: OrderPage; error?: string };
  * into the page without fetching it again.
  */
 export function useOrderPage(query: OrderQuery) {
-  const [version, setVersion] = useState(0);
-  const [answer, setAnswer] = useState<Answer>({ key: '' });
   const { page, status, q } = query;
-  const key = `${status}:${page}:${q}:${version}`;
-
-  useEffect(() => {
-    let current = true;
-    orderAdmin.list({ page, status, q }).then(
-      (data) => current && setAnswer({ key, data }),
-      (failure: unknown) =>
-        current &&
-        setAnswer((last) => ({
-          key,
-          data: last.data,
-          error: failure instanceof Error ? failure.message : String(failure),
-        })),
-    );
-    return () => {
-      current = false;
-    };
-  }, [page, status, q, key]);
-
-  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  const { data, loading, error, reload, update } = useFetched(`${status}:${page}:${q}`, () =>
+    orderAdmin.list({ page, status, q }),
+  );
   const replace = useCallback(
     (order: AdminOrder) =>
-      setAnswer((last) =>
-        last.data
-          ? {
-              ...last,
-              data: {
-                ...last.data,
-                orders: last.data.orders.map((shown) => (shown.id === order.id ? order : shown)),
-              },
-            }
+      update((last) =>
+        last
+          ? { ...last, orders: last.orders.map((shown) => (shown.id === order.id ? order : shown)) }
           : last,
       ),
-    [],
+    [update],
   );
-  return {
-    data: answer.data,
-    loading: answer.key !== key,
-    error: answer.error ?? '',
-    reload,
-    replace,
-  };
+  return { data, loading, error, reload, replace };
 }

@@ -8,7 +8,11 @@ import {
   type PersonErased,
   type PersonRecords,
 } from '../../../shared/admin/people-api';
-import { adminPrimaryButton, adminSecondaryButton } from '../../components/button-styles';
+import {
+  adminInput,
+  adminPrimaryButton,
+  adminSecondaryButton,
+} from '../../components/button-styles';
 import { Spinner } from '../../components/spinner';
 import { adminGet, adminPost } from '../../lib/admin-request';
 import { downloadFile } from '../../lib/download-file';
@@ -18,9 +22,6 @@ type Lookup =
   | { status: 'loading'; email: string }
   | { status: 'found'; records: PersonRecords }
   | { status: 'failed'; message: string };
-
-const inputLook =
-  'w-full rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
 
 /** The file a person's records download as. */
 export function personFileName(email: string): string {
@@ -107,7 +108,7 @@ export function PeoplePage() {
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             placeholder="ann@example.com"
-            className={inputLook}
+            className={`${adminInput} w-full`}
           />
         </div>
         <button type="submit" disabled={lookup.status === 'loading'} className={adminPrimaryButton}>
@@ -228,7 +229,7 @@ export function PeoplePage() {
                     autoComplete="off"
                     value={typed}
                     onChange={(event) => setTyped(event.target.value)}
-                    className={inputLook}
+                    className={`${adminInput} w-full`}
                   />
                 </div>
                 <button
