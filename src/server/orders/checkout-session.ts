@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SESSION_ID_PATTERN } from '../../shared/orders/order-api';
 
 // eslint-disable-next-line no-control-regex
 const controls = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
@@ -25,7 +26,7 @@ const paymentIntent = z
  * Stripe's API. Signed or fetched with our key, it is still checked for shape.
  */
 export const checkoutSessionSchema = z.object({
-  id: z.string().regex(/^cs_[A-Za-z0-9_]{1,250}$/),
+  id: z.string().regex(SESSION_ID_PATTERN),
   payment_status: z.string(),
   amount_total: z.number().int().min(0).max(1e12).nullable().optional(),
   currency: z

@@ -40,7 +40,8 @@ export const ORDERS_PAGE_SIZE = 25;
 export const SESSION_DOWNLOAD_MS = 60 * 60 * 1000;
 
 /** Stripe Checkout session ids: `cs_test_…` / `cs_live_…`; anything else is never looked up. */
-export const sessionIdSchema = z.string().check(z.regex(/^cs_[A-Za-z0-9_]{1,250}$/));
+export const SESSION_ID_PATTERN = /^cs_[A-Za-z0-9_]{1,250}$/;
+export const sessionIdSchema = z.string().check(z.regex(SESSION_ID_PATTERN));
 
 export function orderSessionPath(sessionId: string): string {
   return `/api/orders/session/${encodeURIComponent(sessionId)}`;

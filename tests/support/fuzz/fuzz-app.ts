@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TableConfig } from '../../../src/shared/admin/table-config';
 import { formKinds, type FormKind } from '../../../src/shared/forms/form-fields';
 import { formDefinition } from '../../../src/server/forms/form-definitions';
+import { SESSION_ID_PATTERN } from '../../../src/shared/orders/order-api';
 import { adminChecker, adminRequests, sendAdmin, type AdminKind } from './admin-fuzz';
 import { jsonBody, objectText } from './fuzz-body';
 import { formBodies, formChecker, sendForm } from './form-fuzz';
@@ -101,7 +102,7 @@ async function invalidOrders(app: FastifyInstance): Promise<{ invalid: number; f
   const rows = await app.database.db.selectFrom('orders').selectAll().execute();
   const bad = rows.filter(
     (order) =>
-      !/^cs_[A-Za-z0-9_]{1,250}$/.test(order.session_id) ||
+      !SESSION_ID_PATTERN.test(order.session_id) ||
       (order.payment_intent !== null && !/^pi_[A-Za-z0-9_]+$/.test(order.payment_intent)) ||
       (order.currency !== null && !/^[a-z]{3}$/.test(order.currency)) ||
       // eslint-disable-next-line no-control-regex
