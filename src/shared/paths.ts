@@ -12,6 +12,7 @@ export const paths = {
   adminBackup: '/admin/backup',
   adminDeliveries: '/admin/deliveries',
   adminOrders: '/admin/orders',
+  adminInsights: '/admin/insights',
   downloadLink: '/download-link',
 } as const;
 
