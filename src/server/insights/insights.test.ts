@@ -10,7 +10,9 @@ import { charge, checkoutSession, stripeEvent } from '../../../tests/support/str
 import { buildTestApp } from '../../../tests/support/test-app';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { dailyVisitor, utcDay } from './daily-visitor';
-import { rollUpInsights } from './insights-rollup';
+import { periodicTasks } from '../periodic/periodic-plugin';
+import { runExclusively } from '../periodic/periodic-work';
+import { insightsRollup, rollUpInsights } from './insights-rollup';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
@@ -275,6 +277,19 @@ describeEachDatabase('insights', (use) => {
     await rollUpInsights(db, new Date(now.getTime() + 3 * DAY_MS));
     expect(await stored()).toEqual([]);
     expect(await insights(range)).toEqual(before);
+  });
+
+  it('is rolled up by the periodic worker', async () => {
+    const { db } = use();
+    await beacon({ name: 'page_view', path: '/' });
+    const index = periodicTasks.indexOf(insightsRollup);
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(await runExclusively(db, index, periodicTasks[index]!.run)).toBe(true);
+    const daily = await sql<{ day: string; name: string; visitors: number; events: number }>`
+      select to_char(day, 'YYYY-MM-DD') as day, name, visitors, events from insight_daily`.execute(
+      db,
+    );
+    expect(daily.rows).toEqual([{ day: today(), name: 'page_view', visitors: 1, events: 1 }]);
   });
 
   it('answers every day of the range, the last 30 days by default, and refuses bad ranges', async () => {
