@@ -14,7 +14,10 @@ const VISITORS = 5_000;
 export type EventsResults = {
   bare: LoadResult;
   events: LoadResult & { ratio_to_bare: number; p99_ratio_to_bare: number };
-  /** Events in the database after the loads against the events answered 204, and visitors. */
+  /**
+   * Events in the database after the loads, against those answered 204 (more by at most the
+   * requests in flight when each load stopped), and the visitors they came from.
+   */
   check: { stored: number; answered: number; visitors: number };
 };
 
@@ -86,7 +89,8 @@ export async function benchEvents(
       visitors: number;
     };
     const answered = warm.answered + events.answered;
-    if (stored.events !== answered) {
+    // A load stops with up to one request per connection sent but not yet answered.
+    if (stored.events < answered || stored.events > answered + 2 * CONNECTIONS) {
       throw new Error(`${answered} events were answered 204 but ${stored.events} are stored`);
     }
     return {
