@@ -79,69 +79,71 @@ export function DailyChart({ days, currency }: { days: InsightsDay[]; currency: 
           Purchase
         </li>
       </ul>
-      <div className="relative pl-10">
-        <div
-          className="pointer-events-none absolute inset-y-0 left-0 w-9 text-right text-xs text-ink-muted tabular-nums"
-          aria-hidden="true"
-        >
-          {gridLines.map(([value, y]) => (
-            <span key={y} className="absolute right-0 -translate-y-1/2" style={{ top: `${y}%` }}>
-              {formatCount(value)}
-            </span>
-          ))}
-        </div>
-        <svg
-          role="img"
-          aria-label={chartSummary(days)}
-          viewBox={`0 0 ${width} ${BASE}`}
-          preserveAspectRatio="none"
-          className="block h-48 w-full overflow-visible sm:h-56"
-        >
-          {gridLines.map(([, y]) => (
-            <line
-              key={y}
-              x1={0}
-              x2={width}
-              y1={y}
-              y2={y}
-              vectorEffect="non-scaling-stroke"
-              className={y === BASE ? 'stroke-sage-500' : 'stroke-sand-300'}
-              strokeWidth={1}
-            />
-          ))}
-          {days.map((day, index) => {
-            const x = index * SLOT;
-            const views = height(day.pageviews, top);
-            const visits = height(day.visitors, top);
-            return (
-              <g key={day.date}>
-                <rect
-                  x={x + 1}
-                  y={BASE - views}
-                  width={SLOT - 2}
-                  height={views}
-                  className="fill-sage-200"
-                />
-                <rect
-                  x={x + 2.5}
-                  y={BASE - visits}
-                  width={SLOT - 5}
-                  height={visits}
-                  className="fill-sage-700"
-                />
-                {day.purchases > 0 ? (
-                  <path
-                    d={`M ${x + SLOT / 2} ${TOP / 2} h 0`}
-                    vectorEffect="non-scaling-stroke"
-                    strokeLinecap="round"
-                    strokeWidth={9}
-                    className="stroke-clay-700"
+      <div className="pl-10">
+        <div className="relative">
+          <div
+            className="pointer-events-none absolute inset-y-0 -left-10 w-9 text-right text-xs text-ink-muted tabular-nums"
+            aria-hidden="true"
+          >
+            {gridLines.map(([value, y]) => (
+              <span key={y} className="absolute right-0 -translate-y-1/2" style={{ top: `${y}%` }}>
+                {formatCount(value)}
+              </span>
+            ))}
+          </div>
+          <svg
+            role="img"
+            aria-label={chartSummary(days)}
+            viewBox={`0 0 ${width} ${BASE}`}
+            preserveAspectRatio="none"
+            className="block h-48 w-full overflow-visible sm:h-56"
+          >
+            {gridLines.map(([, y]) => (
+              <line
+                key={y}
+                x1={0}
+                x2={width}
+                y1={y}
+                y2={y}
+                vectorEffect="non-scaling-stroke"
+                className={y === BASE ? 'stroke-sage-500' : 'stroke-sand-300'}
+                strokeWidth={1}
+              />
+            ))}
+            {days.map((day, index) => {
+              const x = index * SLOT;
+              const views = height(day.pageviews, top);
+              const visits = height(day.visitors, top);
+              return (
+                <g key={day.date}>
+                  <rect
+                    x={x + 1}
+                    y={BASE - views}
+                    width={SLOT - 2}
+                    height={views}
+                    className="fill-sage-200"
                   />
-                ) : null}
-              </g>
-            );
-          })}
-        </svg>
+                  <rect
+                    x={x + 2.5}
+                    y={BASE - visits}
+                    width={SLOT - 5}
+                    height={visits}
+                    className="fill-sage-700"
+                  />
+                  {day.purchases > 0 ? (
+                    <path
+                      d={`M ${x + SLOT / 2} ${TOP / 2} h 0`}
+                      vectorEffect="non-scaling-stroke"
+                      strokeLinecap="round"
+                      strokeWidth={9}
+                      className="stroke-clay-700"
+                    />
+                  ) : null}
+                </g>
+              );
+            })}
+          </svg>
+        </div>
         <div
           className="mt-2 flex justify-between gap-2 text-xs text-ink-muted tabular-nums"
           aria-hidden="true"
@@ -171,7 +173,7 @@ export function DailyChart({ days, currency }: { days: InsightsDay[]; currency: 
                   <th
                     key={name}
                     scope="col"
-                    className="px-3 py-2 text-xs font-semibold text-ink-muted not-first:text-right"
+                    className="px-2 py-2 text-xs font-semibold sm:px-3 text-ink-muted not-first:text-right"
                   >
                     {name}
                   </th>
@@ -181,13 +183,13 @@ export function DailyChart({ days, currency }: { days: InsightsDay[]; currency: 
             <tbody className="divide-y divide-sand-200">
               {days.map((day) => (
                 <tr key={day.date}>
-                  <th scope="row" className="px-3 py-1.5 font-normal whitespace-nowrap">
+                  <th scope="row" className="px-2 py-1.5 sm:px-3 font-normal whitespace-nowrap">
                     {day.date}
                   </th>
-                  <td className="px-3 py-1.5 text-right">{formatCount(day.visitors)}</td>
-                  <td className="px-3 py-1.5 text-right">{formatCount(day.pageviews)}</td>
-                  <td className="px-3 py-1.5 text-right">{formatCount(day.purchases)}</td>
-                  <td className="px-3 py-1.5 text-right whitespace-nowrap">
+                  <td className="px-2 py-1.5 sm:px-3 text-right">{formatCount(day.visitors)}</td>
+                  <td className="px-2 py-1.5 sm:px-3 text-right">{formatCount(day.pageviews)}</td>
+                  <td className="px-2 py-1.5 sm:px-3 text-right">{formatCount(day.purchases)}</td>
+                  <td className="px-2 py-1.5 sm:px-3 text-right whitespace-nowrap">
                     {formatAmount(day.revenue, currency)}
                   </td>
                 </tr>

@@ -12,19 +12,10 @@ export function FunnelBars({ funnel }: { funnel: Insights['funnel'] }) {
     <ol className="space-y-4">
       {rows.map((row, index) => (
         <li key={row.step} data-step={row.step}>
-          <div className="flex flex-wrap items-baseline justify-between gap-x-3 text-sm">
+          <div className="flex items-baseline justify-between gap-3 text-sm">
             <span className="font-medium text-ink">{row.label}</span>
-            <span className="text-ink-muted tabular-nums">
-              <span className="font-semibold text-sage-800" data-testid="funnel-count">
-                {formatCount(row.visitors)}
-              </span>
-              {index > 0 ? (
-                <>
-                  {' · '}
-                  <span data-testid="funnel-share">{formatShare(row.fromPrevious)}</span> of the
-                  step before
-                </>
-              ) : null}
+            <span className="font-semibold text-sage-800 tabular-nums" data-testid="funnel-count">
+              {formatCount(row.visitors)}
             </span>
           </div>
           <div className="mt-1.5 h-3 overflow-hidden rounded-full bg-sand-100" aria-hidden="true">
@@ -33,6 +24,14 @@ export function FunnelBars({ funnel }: { funnel: Insights['funnel'] }) {
               style={{ width: `${(100 * row.visitors) / widest}%` }}
             />
           </div>
+          {index > 0 ? (
+            <p className="mt-1 text-xs text-ink-muted">
+              <span className="tabular-nums" data-testid="funnel-share">
+                {formatShare(row.fromPrevious)}
+              </span>{' '}
+              of the step before
+            </p>
+          ) : null}
         </li>
       ))}
     </ol>

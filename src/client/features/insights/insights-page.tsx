@@ -80,11 +80,14 @@ function InsightsReport({ range }: { range: InsightsRange }) {
         </div>
       ) : null}
       <InsightsTotalsList totals={totalsOf(insights.days)} currency={insights.currency} />
-      <div className="grid gap-6 lg:grid-cols-[3fr_2fr]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Card title="Visitors and page views per day">
           <DailyChart days={insights.days} currency={insights.currency} />
         </Card>
         <Card title="From page view to purchase">
+          <p className="-mt-2 mb-4 text-sm text-ink-muted">
+            Visitors who reached each step; a purchase is an order Stripe confirmed.
+          </p>
           <FunnelBars funnel={insights.funnel} />
         </Card>
       </div>
