@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|submit|admin|admin-search|start|backup|orders] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|submit|admin|admin-search|start|backup|orders|events] [--out FILE] [--runs N]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
@@ -15,13 +15,23 @@ import { postgresUrl } from './lib/postgres';
 import { benchAdmin } from './parts/admin';
 import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
+import { benchEvents } from './parts/events';
 import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
-const PARTS = ['page', 'submit', 'admin', 'admin-search', 'start', 'backup', 'orders'] as const;
+const PARTS = [
+  'page',
+  'submit',
+  'admin',
+  'admin-search',
+  'start',
+  'backup',
+  'orders',
+  'events',
+] as const;
 type Part = (typeof PARTS)[number];
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -131,6 +141,17 @@ try {
       orders.postgres = await benchOrders(root, path.join(scratchDir, 'orders-postgres'), pg);
     }
     results.orders = orders;
+  }
+  if (selected('events')) {
+    console.log("events: PGlite, the collector's page views against the bare route...");
+    const events: Record<string, unknown> = {
+      pglite: await benchEvents(root, path.join(scratchDir, 'events-pglite')),
+    };
+    if (pg) {
+      console.log('events: PostgreSQL...');
+      events.postgres = await benchEvents(root, path.join(scratchDir, 'events-postgres'), pg);
+    }
+    results.events = events;
   }
 } finally {
   await rm(scratchDir, { recursive: true, force: true });

@@ -158,6 +158,39 @@ export function formatResults(results: AnyRecord): string {
     );
   }
   if (results.orders) parts.push(ordersTables(results.orders));
+  if (results.events) {
+    parts.push(
+      table(
+        "Insight events (sendBeacon page views from 5,000 addresses, 10 s, 50 connections; bare = the submit bench's 3 SQL statements; checked = events stored of those answered 204)",
+        [
+          'db',
+          'req/s',
+          'p50',
+          'p99',
+          'max',
+          'errors',
+          'bare req/s',
+          'bare p99',
+          'events/bare',
+          'p99 events/bare',
+          'checked',
+        ],
+        Object.entries(results.events as AnyRecord).map(([db, r]) => [
+          db,
+          r.events.rps,
+          `${r.events.p50_ms} ms`,
+          `${r.events.p99_ms} ms`,
+          `${r.events.max_ms} ms`,
+          r.events.errors,
+          r.bare.rps,
+          `${r.bare.p99_ms} ms`,
+          r.events.ratio_to_bare,
+          r.events.p99_ratio_to_bare,
+          `${r.check.stored} of ${r.check.answered}, ${r.check.visitors} visitors`,
+        ]),
+      ),
+    );
+  }
   return parts.join('\n');
 }
 

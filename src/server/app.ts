@@ -22,6 +22,7 @@ import { securityHeaders } from './http/security-headers';
 import { mailPlugin } from './mail/mail-plugin';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
+import { insightsPlugin } from './insights/insights-plugin';
 import { ordersPlugin } from './orders/orders-plugin';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { notFound, staticSite } from './web/static-site';
@@ -89,6 +90,7 @@ export const app = fp<AppOptions>(
     instance.registerAdminRoutes(peopleRoutes);
     instance.registerAdminRoutes(backupRoutes);
     await instance.register(formRoutes);
+    await instance.register(insightsPlugin);
     const product = bundleFile(config, clientDir);
     await instance.register(ordersPlugin, { bundleFile: product });
     if (clientDir) {

@@ -55,6 +55,8 @@ describeEachDatabase('fuzzed requests to every public, sign-in and admin route',
     expect(twoHundreds['PUT /api/admin/tables/:table/rows/:id']).toBeGreaterThan(0);
     expect(twoHundreds['POST /api/webhooks/stripe']).toBeGreaterThan(0);
     expect(twoHundreds['POST /api/orders/resend-link']).toBeGreaterThan(0);
+    expect(twoHundreds['POST /api/events']).toBeGreaterThan(0);
+    expect(twoHundreds['GET /api/admin/insights']).toBeGreaterThan(0);
     // Signed events with valid contents paid for orders.
     const paid = await use()
       .db.selectFrom('orders')

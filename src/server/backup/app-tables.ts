@@ -26,7 +26,7 @@ export function quoteIdent(name: string): string {
  * Every table of the app, found in the catalog rather than listed, so a table a later
  * migration adds is backed up with no change here: ordinary and partitioned tables outside
  * the system schemas and extensions, except schema_migrations (the backup records the
- * level instead). Ordered so a table comes after the tables its foreign keys point to.
+ * level instead) and insight_salts (a day's salt must not outlive its day in a file). Ordered so a table comes after the tables its foreign keys point to.
  */
 export async function appTables(db: Kysely<Database>): Promise<AppTable[]> {
   const tables = await sql<{ oid: string; schema: string; name: string }>`
@@ -34,7 +34,7 @@ export async function appTables(db: Kysely<Database>): Promise<AppTable[]> {
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
     where c.relkind in ('r', 'p') and not c.relispartition
       and n.nspname <> 'information_schema' and n.nspname not like 'pg\\_%'
-      and c.relname <> 'schema_migrations'
+      and c.relname not in ('schema_migrations', 'insight_salts')
       and not exists (
         select 1 from pg_depend d
         where d.classid = 'pg_class'::regclass and d.objid = c.oid and d.deptype = 'e'

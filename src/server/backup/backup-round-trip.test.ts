@@ -98,6 +98,13 @@ async function fillSampleRows(db: Kysely<Database>) {
     values ('s1', '2030-01-01T00:00:00Z', 'token-hash', now(), 'u1')`.execute(db);
   await sql`insert into auth_rate_limit (id, key, count, "lastRequest")
     values ('r1', '203.0.113.9/sign-in', 3, 9007199254740993)`.execute(db);
+  await sql`insert into insight_salts (day, salt) values (current_date, '\\x0102'::bytea)`.execute(
+    db,
+  );
+  await sql`insert into insight_events (day, name, path, visitor)
+    values (current_date, 'page_view', '/', 'a1b2')`.execute(db);
+  await sql`insert into insight_daily (day, name, visitors, events)
+    values ('2026-01-01', 'page_view', 2, 3)`.execute(db);
 }
 
 describeEachDatabase('backup and restore', (use, kind) => {
@@ -142,6 +149,10 @@ describeEachDatabase('backup and restore', (use, kind) => {
     expect(await contents(target.db)).toEqual(expected);
     expect(expected.backup_test_types).toHaveLength(3);
     expect(expected.form_submissions).toHaveLength(4);
+    expect(expected.insight_events).toHaveLength(1);
+    // A day's salt never leaves the database it was made in.
+    expect(expected).not.toHaveProperty('insight_salts');
+    expect(await target.db.selectFrom('insight_salts').selectAll().execute()).toEqual([]);
 
     // New records continue after every id the source handed out, the deleted one included.
     const before = await sql<{ max: number }>`select max(id) as max from form_submissions`.execute(
@@ -182,6 +193,8 @@ describeEachDatabase('backup and restore', (use, kind) => {
     const names = header.tables.map((t: { name: string }) => t.name);
     expect(names.indexOf('auth_user')).toBeLessThan(names.indexOf('auth_session'));
     expect(names).not.toContain('schema_migrations');
+    expect(names).not.toContain('insight_salts');
+    expect(names).toEqual(expect.arrayContaining(['insight_events', 'insight_daily']));
   }, 60_000);
 
   it('restores a backup from an older migration level into the newer schema', async () => {

@@ -26,7 +26,10 @@ const expectedColumns: Record<
   | 'admin_audit_log'
   | 'orders'
   | 'download_links'
-  | 'payment_events',
+  | 'payment_events'
+  | 'insight_salts'
+  | 'insight_events'
+  | 'insight_daily',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -96,10 +99,14 @@ const expectedColumns: Record<
     'created_at',
   ],
   payment_events: ['event_id', 'type', 'session_id', 'payment_intent', 'revokes', 'received_at'],
+  // DESIGN.md "Insights": a visitor is a hash; no address or user agent has a column.
+  insight_salts: ['day', 'salt'],
+  insight_events: ['id', 'day', 'name', 'path', 'visitor', 'created_at'],
+  insight_daily: ['day', 'name', 'visitors', 'events'],
 };
 
 describeEachDatabase('database', (use) => {
-  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue, the audit log and the orders', async () => {
+  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue, the audit log, the orders and the insights', async () => {
     const { db } = use();
     const rows = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { InsightEventName } from '../../shared/insights/insight-events';
 import type { OrderStatus } from '../../shared/orders/order-api';
 import type { TableName } from '../../shared/tables';
 
@@ -88,6 +89,25 @@ export type PaymentEvent = {
   received_at: CreatedAt;
 };
 
+/** DESIGN.md "Insights": `day` is a UTC date, read as YYYY-MM-DD with to_char. */
+export type InsightSalt = { day: string; salt: Buffer };
+
+export type InsightEvent = {
+  id: Generated<number>;
+  day: string;
+  name: InsightEventName;
+  path: string;
+  visitor: string;
+  created_at: CreatedAt;
+};
+
+export type InsightDaily = {
+  day: string;
+  name: InsightEventName;
+  visitors: number;
+  events: number;
+};
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -99,4 +119,7 @@ export type Database = CoversEveryTable<{
   orders: Order;
   download_links: DownloadLink;
   payment_events: PaymentEvent;
+  insight_salts: InsightSalt;
+  insight_events: InsightEvent;
+  insight_daily: InsightDaily;
 }>;

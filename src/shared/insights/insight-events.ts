@@ -1,4 +1,5 @@
 import { paths } from '../paths';
+import { prerenderedRoutes } from '../prerendered-routes';
 
 /**
  * What the collector on public pages may send (DESIGN.md "Insights"): `POST EVENTS_PATH` with
@@ -21,13 +22,5 @@ export const insightEventNames = [
 export type InsightEventName = (typeof insightEventNames)[number];
 
 /** The public screens an event may name as its path: the hash route, without its query. */
-export const insightPaths = [
-  paths.home,
-  paths.thankYou,
-  paths.privacyPolicy,
-  paths.refundPolicy,
-  paths.termsOfService,
-  paths.contactUs,
-  paths.downloadLink,
-] as const;
+export const insightPaths = [...prerenderedRoutes, paths.downloadLink] as const;
 export type InsightPath = (typeof insightPaths)[number];

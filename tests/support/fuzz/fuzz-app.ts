@@ -27,6 +27,15 @@ import {
   sendWebhook,
   webhookInputs,
 } from './order-fuzz';
+import {
+  checkEvent,
+  checkInsights,
+  eventBodies,
+  insightQueries,
+  invalidEvents,
+  sendEvent,
+  sendInsights,
+} from './insight-fuzz';
 import { invalidAdminRows, invalidSubmissionRows } from './stored-rows';
 
 export type FuzzAppOptions = {
@@ -158,6 +167,32 @@ async function fuzzOrders(app: FastifyInstance, options: FuzzAppOptions) {
   return reports;
 }
 
+/** The collector's events, and the owner's insights over any range. */
+async function fuzzInsights(app: FastifyInstance, options: FuzzAppOptions) {
+  const cookie = await signInFromOutbox(app, options.adminEmail);
+  const events = await fuzzRoute({
+    route: 'POST /api/events',
+    inputs: eventBodies,
+    runs: options.runs,
+    seed: options.seed,
+    send: (body) => sendEvent(app, body),
+    check: checkEvent,
+  });
+  const rows = await invalidEvents(app);
+  events.invalidRows = rows.invalid;
+  if (rows.first) fail(events, `stored an invalid event: ${rows.first}`);
+  const insights = await fuzzRoute({
+    route: 'GET /api/admin/insights',
+    inputs: insightQueries,
+    runs: options.runs,
+    seed: options.seed,
+    send: (query) => sendInsights(app, cookie, query),
+    check: checkInsights,
+  });
+  for (const report of [events, insights]) options.onReport?.(report);
+  return [events, insights];
+}
+
 const adminRoutes: Record<AdminKind, string> = {
   list: 'GET /api/admin/tables/:table/rows',
   create: 'POST /api/admin/tables/:table/rows',
@@ -229,6 +264,7 @@ export async function fuzzApp(
     ...(await fuzzSignIn(app, options)),
     ...(await fuzzAdmin(app, options)),
     ...(await fuzzOrders(app, options)),
+    ...(await fuzzInsights(app, options)),
   ];
   return { routes, afterwards: await stillServing(app, options) };
 }

@@ -1,0 +1,36 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+/** Today's UTC date as YYYY-MM-DD: the day an event counts for and its salt belongs to. */
+export function utcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/**
+ * Who sent an event, as far as counting needs: the HMAC of the address and user agent under
+ * the day's random salt, so one browser is one visitor for one day and no other. The salt is
+ * shared by every instance through insight_salts (the first to need it creates it) and kept
+ * here only for its day.
+ */
+export function dailyVisitor(db: Kysely<Database>) {
+  let current: { day: string; salt: Buffer } | undefined;
+
+  async function saltOf(day: string): Promise<Buffer> {
+    if (current?.day === day) return current.salt;
+    await sql`
+      insert into insight_salts (day, salt) values (${day}, ${randomBytes(32)})
+      on conflict (day) do nothing`.execute(db);
+    const row = await sql<{ salt: Buffer | Uint8Array }>`
+      select salt from insight_salts where day = ${day}`.execute(db);
+    const stored = row.rows[0]?.salt;
+    if (!stored) throw new Error(`No insight salt for ${day}`);
+    current = { day, salt: Buffer.from(stored) };
+    return current.salt;
+  }
+
+  return async function visitorOf(day: string, address: string, userAgent: string) {
+    const salt = await saltOf(day);
+    return createHmac('sha256', salt).update(`${address}\n${userAgent}`).digest('hex').slice(0, 32);
+  };
+}

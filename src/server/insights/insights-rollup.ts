@@ -1,0 +1,30 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+import type { PeriodicTask } from '../periodic/periodic-work';
+import { utcDay } from './daily-visitor';
+
+/** Raw events are kept for today and the two days before it, then only their daily totals. */
+export const RAW_DAYS_KEPT = 2;
+
+/**
+ * Rolls every day that still has raw events up into insight_daily (again and again while it
+ * lasts: a day is only ever deleted whole, so each roll-up counts a whole day), then deletes
+ * the raw events of days older than RAW_DAYS_KEPT and the salts of days that are over.
+ */
+export async function rollUpInsights(trx: Kysely<Database>, now = new Date()): Promise<void> {
+  const today = utcDay(now);
+  await sql`
+    insert into insight_daily (day, name, visitors, events)
+    select day, name, count(distinct visitor), count(*) from insight_events group by day, name
+    on conflict (day, name) do update
+      set visitors = excluded.visitors, events = excluded.events`.execute(trx);
+  await sql`
+    delete from insight_events
+    where day < ${today}::date - ${RAW_DAYS_KEPT}::int`.execute(trx);
+  await sql`delete from insight_salts where day < ${today}::date`.execute(trx);
+}
+
+export const insightsRollup: PeriodicTask = {
+  name: 'roll insight events up into daily totals and delete old events and salts',
+  run: (trx) => rollUpInsights(trx),
+};
