@@ -77,8 +77,14 @@ test('counts the visitors, page views, funnel and purchase of today, and follows
   const webhook = await world.request.post('/api/webhooks/stripe', { headers, data: payload });
   expect(webhook.status(), await webhook.text()).toBe(200);
 
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
   await page.goto('/#/admin/insights');
   await expect(page.getByRole('heading', { level: 2, name: 'Insights' })).toBeVisible();
+  // The page is a chunk of its own, named after it (what the visitors' test looks for).
+  expect(scripts.filter((script) => /\/insights-page-[\w-]+\.js$/.test(script))).toHaveLength(1);
   await expect(page.getByRole('button', { name: 'Last 30 days' })).toHaveAttribute(
     'aria-pressed',
     'true',
@@ -100,8 +106,8 @@ test('counts the visitors, page views, funnel and purchase of today, and follows
   ).toBeVisible();
 
   // A range before any visit: the empty state, and the address keeps the range.
-  await page.getByLabel('From').fill('2026-01-01');
-  await page.getByLabel('To').fill('2026-01-31');
+  await page.getByLabel('From', { exact: true }).fill('2026-01-01');
+  await page.getByLabel('To', { exact: true }).fill('2026-01-31');
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/#\/admin\/insights\?from=2026-01-01&to=2026-01-31$/);
   await expect(page.getByText('No visits in this range yet')).toBeVisible();

@@ -13,9 +13,12 @@ export function formatDay(date: string): string {
   return dayLabel.format(new Date(`${date}T00:00:00Z`));
 }
 
-/** The top of the scale: `max` rounded up to 1, 2 or 5 times a power of ten. */
+/**
+ * The top of the scale, so that it and its half are whole counts: `max` rounded up to an even
+ * number up to 10, above that to 1, 2 or 5 times a power of ten.
+ */
 export function scaleTop(max: number): number {
-  if (max <= 0) return 1;
+  if (max <= 10) return Math.max(2, Math.ceil(max / 2) * 2);
   const power = 10 ** Math.floor(Math.log10(max));
   return [1, 2, 5, 10].map((step) => step * power).find((top) => top >= max)!;
 }

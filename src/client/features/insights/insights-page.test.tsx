@@ -4,6 +4,7 @@ import { INSIGHTS_MAX_DAYS, type Insights } from '../../../shared/insights/insig
 import { paths } from '../../../shared/paths';
 import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
 import { renderAtPath } from '../../testing/hash-route';
+import { scaleTop } from './daily-chart';
 import { addDays } from './insights-range';
 import { InsightsPage } from './insights-page';
 
@@ -250,5 +251,22 @@ describe('Insights page', () => {
     expect(screen.getByRole('img').querySelectorAll('rect')).toHaveLength(14);
     expect(within(screen.getByRole('table')).getAllByRole('row')).toHaveLength(8);
     expect(within(funnelRow('Popup shown')).getByTestId('funnel-share').textContent).toBe('—');
+  });
+});
+
+describe('the chart scale', () => {
+  it.each([
+    [0, 2],
+    [1, 2],
+    [3, 4],
+    [9, 10],
+    [10, 10],
+    [11, 20],
+    [55, 100],
+    [101, 200],
+    [4999, 5000],
+  ])('puts the top of %i at %i, so the half is a whole count too', (max, top) => {
+    expect(scaleTop(max)).toBe(top);
+    expect(Number.isInteger(scaleTop(max) / 2)).toBe(true);
   });
 });

@@ -39,7 +39,7 @@ export function RangePicker({
       className="rounded-2xl border border-sand-200 bg-white px-4 py-4 shadow-sm sm:px-6"
     >
       <div className="flex flex-wrap items-end gap-3">
-        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1">
+        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1 sm:max-w-60">
           <label htmlFor={`${id}-from`} className="text-sm font-medium text-ink">
             From
           </label>
@@ -53,7 +53,7 @@ export function RangePicker({
             className={`${adminInput} w-full`}
           />
         </div>
-        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1">
+        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1 sm:max-w-60">
           <label htmlFor={`${id}-to`} className="text-sm font-medium text-ink">
             To
           </label>
