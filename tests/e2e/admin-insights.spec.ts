@@ -145,7 +145,7 @@ test('visitors never load the Insights chunk', async ({ browser, world }) => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
   }
   expect(scripts.length).toBeGreaterThan(0);
-  expect(scripts.filter((script) => /insights/i.test(script))).toEqual([]);
+  expect(scripts.filter((script) => /\/insights-page-/.test(script))).toEqual([]);
   await context.close();
 });
 
