@@ -119,6 +119,12 @@ export function DailyChart({ days, currency }: { days: InsightsDay[]; currency: 
               const visits = height(day.visitors, top);
               return (
                 <g key={day.date}>
+                  {/* A pointer's tooltip; assistive technology reads the label and the table. */}
+                  <title>
+                    {`${formatDay(day.date)}: ${plural(day.visitors, 'visitor', 'visitors')}, ` +
+                      `${plural(day.pageviews, 'page view', 'page views')}, ` +
+                      plural(day.purchases, 'purchase', 'purchases')}
+                  </title>
                   <rect
                     x={x + 1}
                     y={BASE - views}
