@@ -179,10 +179,20 @@ for (const viewport of [
     await expect(bodyRows(panel(page))).toHaveCount(10);
     await panel(page).getByRole('checkbox', { name: 'Select every row on this page' }).check();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(viewport.width);
-    // All six admin pages' tabs show at once, none scrolled out of sight.
+    // All seven admin pages' links show at once (on a phone in two rows), none scrolled or
+    // pushed out of sight.
     const tabs = page.getByRole('navigation', { name: 'Admin pages' }).getByRole('list');
-    await expect(tabs.getByRole('link')).toHaveCount(6);
+    await expect(tabs.getByRole('link')).toHaveCount(7);
     expect(await tabs.evaluate((list) => list.scrollWidth - list.clientWidth)).toBe(0);
+    const boxes = await tabs
+      .getByRole('link')
+      .evaluateAll((links) =>
+        links.map((link) => link.getBoundingClientRect().toJSON() as DOMRect),
+      );
+    for (const box of boxes) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(viewport.width);
+    }
     await expectNoViolations(page);
     await page.goto('/#/admin/activity');
     await page.getByRole('main').getByRole('listitem').first().locator('summary').click();

@@ -21,6 +21,13 @@ export const adminPages: AdminPage[] = [
     ),
   },
   {
+    path: paths.adminInsights,
+    label: 'Insights',
+    page: lazy(() =>
+      import('../features/insights/insights-page').then((m) => ({ default: m.InsightsPage })),
+    ),
+  },
+  {
     path: '/admin/activity',
     label: 'Activity',
     page: lazy(() =>

@@ -2,7 +2,8 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdminOrder, OrderPage } from '../../../shared/orders/order-api';
 import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
-import { formatAmount, formatWhen } from './format-order';
+import { formatAmount } from '../../lib/format-amount';
+import { formatWhen } from './format-order';
 import {
   approveConfirmation,
   ORDER_SEARCH_DELAY_MS,

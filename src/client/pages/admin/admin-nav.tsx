@@ -3,14 +3,14 @@ import { Link, useLocation } from '../../app/router';
 
 /**
  * Links to every admin page; the current one is marked for the eye and for screen readers.
- * On a phone the tabs are narrower and their text a little smaller, so all six fit a 375 px
- * screen; a narrower one scrolls.
+ * On a phone the links are pills that wrap onto a second row, so all of them show at once
+ * without widening the page; from the small breakpoint up they are one row of tabs.
  */
 export function AdminNav() {
   const { pathname } = useLocation();
   return (
     <nav aria-label="Admin pages" className="mx-auto max-w-6xl px-4 sm:px-6">
-      <ul className="-mx-2 -mb-px flex overflow-x-auto sm:mx-0 sm:gap-1">
+      <ul className="-mx-1 flex flex-wrap gap-1 pb-2 sm:mx-0 sm:-mb-px sm:flex-nowrap sm:pb-0">
         {adminPages.map(({ path, label }) => {
           const current = path === pathname;
           return (
@@ -18,10 +18,10 @@ export function AdminNav() {
               <Link
                 to={path}
                 aria-current={current ? 'page' : undefined}
-                className={`inline-block border-b-2 px-1 py-2.5 text-[13px] font-medium sm:px-3 sm:text-sm whitespace-nowrap no-underline hover:no-underline ${
+                className={`inline-block rounded-lg px-2.5 py-1.5 text-sm font-medium whitespace-nowrap no-underline hover:no-underline sm:rounded-none sm:border-b-2 sm:px-3 sm:py-2.5 ${
                   current
-                    ? 'border-sage-700 text-sage-800'
-                    : 'border-transparent text-ink-muted hover:border-sand-300 hover:text-sage-800'
+                    ? 'bg-sage-100 text-sage-800 sm:border-sage-700 sm:bg-transparent'
+                    : 'text-ink-muted hover:bg-sand-100 hover:text-sage-800 sm:border-transparent sm:hover:border-sand-300 sm:hover:bg-transparent'
                 }`}
               >
                 {label}

@@ -1,0 +1,102 @@
+import { useId, useState, type FormEvent } from 'react';
+import { adminInput, adminPrimaryButton } from '../../components/button-styles';
+import { lastDays, quickRangeDays, rangeProblem, type InsightsRange } from './insights-range';
+
+const quickButton = 'rounded-full border px-3 py-1.5 text-sm font-medium transition-colors';
+
+/**
+ * The range of days shown: two dates applied together, or one of the quick ranges at once.
+ * A range the server would refuse is explained here and never requested. Give it a `key` of
+ * the range so the fields follow a range changed elsewhere (Back, a quick range).
+ */
+export function RangePicker({
+  range,
+  today,
+  onChange,
+}: {
+  range: InsightsRange;
+  today: string;
+  onChange: (range: InsightsRange) => void;
+}) {
+  const id = useId();
+  const [from, setFrom] = useState(range.from);
+  const [to, setTo] = useState(range.to);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    const wanted = { from, to };
+    const found = rangeProblem(wanted);
+    setProblem(found);
+    if (!found) onChange(wanted);
+  }
+
+  return (
+    <form
+      onSubmit={apply}
+      noValidate
+      aria-label="Date range"
+      className="rounded-2xl border border-sand-200 bg-white px-4 py-4 shadow-sm sm:px-6"
+    >
+      <div className="flex flex-wrap items-end gap-3">
+        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1 sm:max-w-60">
+          <label htmlFor={`${id}-from`} className="text-sm font-medium text-ink">
+            From
+          </label>
+          <input
+            id={`${id}-from`}
+            type="date"
+            value={from}
+            onChange={(event) => setFrom(event.target.value)}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-problem` : undefined}
+            className={`${adminInput} w-full`}
+          />
+        </div>
+        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1 sm:max-w-60">
+          <label htmlFor={`${id}-to`} className="text-sm font-medium text-ink">
+            To
+          </label>
+          <input
+            id={`${id}-to`}
+            type="date"
+            value={to}
+            onChange={(event) => setTo(event.target.value)}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${id}-problem` : undefined}
+            className={`${adminInput} w-full`}
+          />
+        </div>
+        <button type="submit" className={adminPrimaryButton}>
+          Show
+        </button>
+      </div>
+      <div role="group" aria-label="Quick ranges" className="mt-3 flex flex-wrap gap-2">
+        {quickRangeDays.map((days) => {
+          const quick = lastDays(days, today);
+          const pressed = quick.from === range.from && quick.to === range.to;
+          return (
+            <button
+              key={days}
+              type="button"
+              aria-pressed={pressed}
+              onClick={() => onChange(quick)}
+              className={`${quickButton} ${
+                pressed
+                  ? 'border-sage-700 bg-sage-700 text-white'
+                  : 'border-sand-300 bg-white text-sage-800 hover:bg-sand-100'
+              }`}
+            >
+              Last {days} days
+            </button>
+          );
+        })}
+      </div>
+      {problem ? (
+        <p id={`${id}-problem`} role="alert" className="mt-3 text-sm text-red-800">
+          {problem}
+        </p>
+      ) : null}
+    </form>
+  );
+}
