@@ -99,7 +99,7 @@ test('privacy policy: sections, what is collected, GPC, rights, contact link', a
     'your browser sends us no visit statistics at all, our server ignores anything that arrives with the signal',
   );
   await expect(main.getByRole('status')).toHaveText(
-    'Your browser is not sending the Global Privacy Control signal right now, so this visit is counted in our visit statistics as described above.',
+    'Your browser is not sending the Global Privacy Control signal right now.',
   );
   for (const right of ['Access:', 'Portability:', 'Correction:', 'Erasure:']) {
     await expect(main.getByText(right)).toBeVisible();

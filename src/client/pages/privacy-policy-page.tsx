@@ -16,7 +16,7 @@ function GpcStatus() {
     <p className="rounded-2xl border border-sage-200 bg-sage-50 p-4" role="status">
       {gpc
         ? 'Your browser is sending the Global Privacy Control signal: we have treated it as your opt-out, so your browser sends us no visit statistics at all, and even the in-browser analytics notes are switched off.'
-        : 'Your browser is not sending the Global Privacy Control signal right now, so this visit is counted in our visit statistics as described above.'}
+        : 'Your browser is not sending the Global Privacy Control signal right now.'}
     </p>
   );
 }
