@@ -74,9 +74,30 @@ test('privacy policy: sections, what is collected, GPC, rights, contact link', a
   const main = page.getByRole('main');
   await expect(main).toContainText('your name, email address, your message');
   await expect(main).toContainText('no third-party trackers');
+  // What the insights collector and the server's statistics do (DESIGN.md "Insights").
+  await expect(main).toContainText(
+    'Our own server also counts page views and a few actions: the free guide offer being shown or closed, the guide being requested, a form being sent and the checkout button being clicked.',
+  );
+  await expect(main).toContainText('the page’s path (such as /privacy-policy)');
+  await expect(main).toContainText(
+    'a random value that changes every day, your IP address and your browser’s user agent into a one-way hash',
+  );
+  await expect(main).toContainText(
+    'Your IP address and user agent are never stored for these statistics, and the day’s random value is deleted when the day ends',
+  );
+  await expect(main).toContainText(
+    'The individual events are deleted after two days, leaving only daily totals. We share none of this with anyone.',
+  );
+  await expect(main).toContainText(
+    'they use no cookies and store nothing in your browser that could recognise you',
+  );
+  await expect(main).not.toContainText('console');
   await expect(main).toContainText('U.S. states');
   await expect(main).toContainText('opt out of the sale of personal information');
   await expect(main).toContainText('We honour the Global Privacy Control (GPC) signal');
+  await expect(main).toContainText(
+    'your browser sends us no visit statistics at all, our server ignores anything that arrives with the signal',
+  );
   await expect(main.getByRole('status')).toHaveText(
     'Your browser is not sending the Global Privacy Control signal right now.',
   );

@@ -40,8 +40,8 @@ test.describe('with Global Privacy Control', () => {
         '[analytics] suppressed event navigation_click (Global Privacy Control)',
         '[analytics] suppressed page_view privacy_policy (Global Privacy Control)',
       ]);
-    await expect(page.getByRole('main').getByRole('status')).toContainText(
-      'Your browser is sending the Global Privacy Control signal',
+    await expect(page.getByRole('main').getByRole('status')).toHaveText(
+      'Your browser is sending the Global Privacy Control signal: we have treated it as your opt-out, so your browser sends us no visit statistics at all, and even the in-browser analytics notes are switched off.',
     );
   });
 

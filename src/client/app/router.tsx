@@ -13,24 +13,13 @@ import {
   type AnchorHTMLAttributes,
   type ReactNode,
 } from 'react';
+import { parseHashLocation, type Location } from './hash-location';
 
-export type Location = { pathname: string; search: string; hash: string };
 export type NavigateOptions = { replace?: boolean };
 export type NavigateFunction = (to: string, options?: NavigateOptions) => void;
 
-/** Splits a location hash such as `#/login?next=1#top` into its route parts. */
-export function parseHashLocation(hash: string): Location {
-  const route = hash.replace(/^#/, '');
-  const hashAt = route.indexOf('#');
-  const beforeHash = hashAt === -1 ? route : route.slice(0, hashAt);
-  const searchAt = beforeHash.indexOf('?');
-  const pathname = searchAt === -1 ? beforeHash : beforeHash.slice(0, searchAt);
-  return {
-    pathname: pathname.startsWith('/') ? pathname : `/${pathname}`,
-    search: searchAt === -1 ? '' : beforeHash.slice(searchAt),
-    hash: hashAt === -1 ? '' : route.slice(hashAt),
-  };
-}
+// Its own module so that code outside React (the insights collector) can read the route too.
+export { parseHashLocation, type Location };
 
 const listeners = new Set<() => void>();
 

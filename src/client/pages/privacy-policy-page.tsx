@@ -15,7 +15,7 @@ function GpcStatus() {
   return (
     <p className="rounded-2xl border border-sage-200 bg-sage-50 p-4" role="status">
       {gpc
-        ? 'Your browser is sending the Global Privacy Control signal: we have treated it as your opt-out, and even the in-browser analytics notes are switched off.'
+        ? 'Your browser is sending the Global Privacy Control signal: we have treated it as your opt-out, so your browser sends us no visit statistics at all, and even the in-browser analytics notes are switched off.'
         : 'Your browser is not sending the Global Privacy Control signal right now.'}
     </p>
   );
@@ -32,7 +32,7 @@ export function PrivacyPolicyPage() {
         </p>
       </PolicySection>
       <PolicySection title="Collecting Personal Information">
-        <p>We only collect what you choose to send us through the forms on this site:</p>
+        <p>Through the forms on this site, we collect only what you choose to send us:</p>
         <ul className="list-disc space-y-2 pl-6">
           <li>
             the order and contact forms: your name, email address, your message and whether you
@@ -48,6 +48,20 @@ export function PrivacyPolicyPage() {
           deliver what you asked for. Each submission is emailed to us so that we can reply.
         </p>
         <p>
+          Our own server also counts page views and a few actions: the free guide offer being shown
+          or closed, the guide being requested, a form being sent and the checkout button being
+          clicked. Each of these holds only what happened, when, and the page’s path (such as
+          /privacy-policy), never anything you typed.
+        </p>
+        <p>
+          To count each visitor once per day without knowing who they are, the server turns a random
+          value that changes every day, your IP address and your browser’s user agent into a one-way
+          hash. Your IP address and user agent are never stored for these statistics, and the day’s
+          random value is deleted when the day ends, so visits cannot be linked across days or back
+          to a person. The individual events are deleted after two days, leaving only daily totals.
+          We share none of this with anyone.
+        </p>
+        <p>
           Payments are handled by our external checkout provider on its own secure page. We never
           see or store your card details.
         </p>
@@ -60,9 +74,10 @@ export function PrivacyPolicyPage() {
         <p>
           This site uses no advertising cookies, no third-party trackers and no third-party
           analytics. Everything you see, including images and fonts, is served from our own server.
-          Our visit statistics are written only to your own browser’s console and are never sent
-          anywhere. The site remembers in your browser, for the current visit only, whether it has
-          already shown you the free guide offer.
+          Our visit statistics, described above, are counted by our own server alone: they use no
+          cookies and store nothing in your browser that could recognise you. The site remembers in
+          your browser, for the current visit only, whether it has already shown you the free guide
+          offer.
         </p>
         <p>
           Residents of U.S. states with consumer privacy laws (such as California, Colorado,
@@ -72,8 +87,9 @@ export function PrivacyPolicyPage() {
         </p>
         <p>
           We honour the Global Privacy Control (GPC) signal as a valid opt-out request. When your
-          browser sends it, we treat it as your opt-out and switch off even the in-browser analytics
-          notes.
+          browser sends it, we treat it as your opt-out: your browser sends us no visit statistics
+          at all, our server ignores anything that arrives with the signal, and even the in-browser
+          analytics notes are switched off.
         </p>
         <GpcStatus />
       </PolicySection>
