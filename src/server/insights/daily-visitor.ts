@@ -2,6 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** Today's UTC date as YYYY-MM-DD: the day an event counts for and its salt belongs to. */
 export function utcDay(now = new Date()): string {
   return now.toISOString().slice(0, 10);
@@ -25,8 +27,17 @@ export function dailyVisitor(db: Kysely<Database>) {
       select salt from insight_salts where day = ${day}`.execute(db);
     const stored = row.rows[0]?.salt;
     if (!stored) throw new Error(`No insight salt for ${day}`);
-    current = { day, salt: Buffer.from(stored) };
-    return current.salt;
+    const salt = Buffer.from(stored);
+    current = { day, salt };
+    // Not kept in memory past its day either, even by an instance that sees no more events.
+    const dayEnds = Date.parse(`${day}T00:00:00Z`) + DAY_MS - Date.now();
+    setTimeout(
+      () => {
+        if (current?.salt === salt) current = undefined;
+      },
+      Math.max(0, dayEnds),
+    ).unref();
+    return salt;
   }
 
   return async function visitorOf(day: string, address: string, userAgent: string) {

@@ -158,6 +158,19 @@ describeEachDatabase('insights', (use) => {
     expect(Buffer.from(salts[0]!.salt).equals(Buffer.from(salts[1]!.salt))).toBe(false);
   });
 
+  it('forgets a salt in memory once its day is over', async () => {
+    const visitorOf = dailyVisitor(use().db);
+    const before = await visitorOf('2026-10-01', '198.51.100.7', CHROME);
+    // The day is long over: the salt leaves memory at once, and the roll-up deletes its row.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await rollUpInsights(use().db);
+    expect(await visitorOf('2026-10-01', '198.51.100.7', CHROME)).not.toBe(before);
+    // Today's is kept: the same browser is the same visitor all day.
+    const now = await visitorOf(today(), '198.51.100.7', CHROME);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await visitorOf(today(), '198.51.100.7', CHROME)).toBe(now);
+  });
+
   it('ignores an event sent under Global Privacy Control, and crawlers', async () => {
     const gpc = await beacon({ name: 'page_view', path: '/' }, { headers: { 'sec-gpc': '1' } });
     expect(gpc.statusCode).toBe(204);
