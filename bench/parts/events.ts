@@ -1,14 +1,12 @@
-import autocannon from 'autocannon';
 import path from 'node:path';
 import { EVENTS_PATH } from '../../src/shared/insights/insight-events';
 import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer, type BenchServer } from '../lib/processes';
 import { round } from '../lib/stats';
-import { BARE_ROUTE, load, loadResult, type LoadResult } from './submit';
+import { BARE_ROUTE, CONNECTIONS, load, postLoad, type LoadResult } from './submit';
 
 const DURATION_S = 10;
-const CONNECTIONS = 50;
-/** Distinct visitors the load comes from: addresses cycled through, one user agent each. */
+/** Distinct visitors the load comes from: an address each, among seven user agents. */
 const VISITORS = 5_000;
 
 export type EventsResults = {
@@ -28,32 +26,19 @@ let sequence = 0;
  * addresses behind a trusted proxy, so that the rate limit counts per visitor as it would
  * for real traffic and the visitor hashes vary.
  */
-async function eventLoad(url: string, durationS: number): Promise<LoadResult> {
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: durationS,
-    requests: [
-      {
-        method: 'POST',
-        path: EVENTS_PATH,
-        setupRequest: (request) => {
-          sequence += 1;
-          const visitor = sequence % VISITORS;
-          return {
-            ...request,
-            headers: {
-              'content-type': 'text/plain;charset=UTF-8',
-              'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Bench/${visitor % 7}`,
-              'x-forwarded-for': `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`,
-            },
-            body: JSON.stringify({ name: 'page_view', path: '/' }),
-          };
-        },
+function eventLoad(url: string, durationS: number): Promise<LoadResult> {
+  return postLoad(url, EVENTS_PATH, durationS, () => {
+    sequence += 1;
+    const visitor = sequence % VISITORS;
+    return {
+      headers: {
+        'content-type': 'text/plain;charset=UTF-8',
+        'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Bench/${visitor % 7}`,
+        'x-forwarded-for': `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`,
       },
-    ],
+      body: JSON.stringify({ name: 'page_view', path: '/' }),
+    };
   });
-  return loadResult(result);
 }
 
 /**

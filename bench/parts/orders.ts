@@ -1,4 +1,3 @@
-import autocannon from 'autocannon';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -16,10 +15,9 @@ import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer, type BenchServer } from '../lib/processes';
 import { startSinkProcess } from '../lib/smtp-sink-process';
 import { median, round } from '../lib/stats';
-import { BARE_ROUTE, drain, load, loadResult, type LoadResult } from './submit';
+import { BARE_ROUTE, CONNECTIONS, drain, load, postLoad, type LoadResult } from './submit';
 
 const DURATION_S = 10;
-const CONNECTIONS = 50;
 /** A paid order queues the buyer's receipt and the owner's note. */
 const EMAILS_PER_ORDER = 2;
 /** The bench waits this long for the webhook load's emails before the replay load. */
@@ -64,52 +62,37 @@ export type OrdersResults = {
 
 let sequence = 0;
 
-type Delivery = { sessionId?: string };
-
 /**
  * Signed checkout.session.completed events on the webhook: with `replayed` the same event
  * every time, else a new paid session per request. Adds every session answered 2xx to
  * `answered`.
  */
-async function webhookLoad(
+function webhookLoad(
   url: string,
   durationS: number,
   answered: Set<string>,
   replayed?: { sessionId: string; payload: string; headers: Record<string, string> },
 ): Promise<LoadResult> {
-  const result = await autocannon({
+  return postLoad(
     url,
-    connections: CONNECTIONS,
-    duration: durationS,
-    requests: [
-      {
-        method: 'POST',
-        path: WEBHOOK_PATH,
-        setupRequest: (request, context: Delivery) => {
-          if (replayed) {
-            context.sessionId = replayed.sessionId;
-            return { ...request, body: replayed.payload, headers: replayed.headers };
-          }
-          sequence += 1;
-          const session = checkoutSession({
-            customer_details: {
-              email: `buyer-${process.pid}-${sequence}@example.com`,
-              name: 'Bench Buyer',
-            },
-          });
-          context.sessionId = session.id;
-          const { payload, headers } = signedEvent(
-            stripeEvent('checkout.session.completed', session),
-          );
-          return { ...request, body: payload, headers };
+    WEBHOOK_PATH,
+    durationS,
+    () => {
+      if (replayed) {
+        return { key: replayed.sessionId, body: replayed.payload, headers: replayed.headers };
+      }
+      sequence += 1;
+      const session = checkoutSession({
+        customer_details: {
+          email: `buyer-${process.pid}-${sequence}@example.com`,
+          name: 'Bench Buyer',
         },
-        onResponse: (status, _body, context: Delivery) => {
-          if (status >= 200 && status < 300 && context.sessionId) answered.add(context.sessionId);
-        },
-      },
-    ],
-  });
-  return loadResult(result);
+      });
+      const { payload, headers } = signedEvent(stripeEvent('checkout.session.completed', session));
+      return { key: session.id, body: payload, headers };
+    },
+    (sessionId) => answered.add(sessionId),
+  );
 }
 
 /** A 50 MB file of random bytes, and its SHA-256. */

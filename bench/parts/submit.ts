@@ -10,7 +10,8 @@ export const ORDER_ROUTE = '/api/forms/order';
 export const BARE_ROUTE = '/__bench/bare-submit';
 
 const DURATION_S = 10;
-const CONNECTIONS = 50;
+/** The connections of every load (postLoad): each may leave one request unanswered at its end. */
+export const CONNECTIONS = 50;
 
 export type LoadResult = {
   rps: number;
@@ -51,8 +52,20 @@ export type SubmitResults = SubmitLoad & {
 
 let sequence = 0;
 
-/** autocannon against one route, every request with an email never used before. */
-export async function load(url: string, route: string, durationS: number): Promise<LoadResult> {
+/** One request of a load: its body and headers, and a key to report when it is answered. */
+export type Post = { body: string; headers?: Record<string, string>; key?: string };
+
+/**
+ * autocannon POSTs to one route from CONNECTIONS connections for `durationS`, each request
+ * made by `next`; `onAnswered` gets the key of every request answered with a 2xx.
+ */
+export async function postLoad(
+  url: string,
+  route: string,
+  durationS: number,
+  next: () => Post,
+  onAnswered?: (key: string) => void,
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -61,22 +74,33 @@ export async function load(url: string, route: string, durationS: number): Promi
       {
         method: 'POST',
         path: route,
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request) => {
-          sequence += 1;
-          return {
-            ...request,
-            body: JSON.stringify({
-              name: 'Bench Visitor',
-              email: `bench-${process.pid}-${sequence}@example.com`,
-              message: 'I would like to know more about the bundle.',
-            }),
-          };
+        setupRequest: (request, context: { key?: string }) => {
+          const post = next();
+          context.key = post.key;
+          return { ...request, body: post.body, headers: { ...request.headers, ...post.headers } };
+        },
+        onResponse: (status, _body, context: { key?: string }) => {
+          if (status >= 200 && status < 300 && context.key) onAnswered?.(context.key);
         },
       },
     ],
   });
   return loadResult(result);
+}
+
+/** Form submissions on one route, every request with an email never used before. */
+export function load(url: string, route: string, durationS: number): Promise<LoadResult> {
+  return postLoad(url, route, durationS, () => {
+    sequence += 1;
+    return {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Bench Visitor',
+        email: `bench-${process.pid}-${sequence}@example.com`,
+        message: 'I would like to know more about the bundle.',
+      }),
+    };
+  });
 }
 
 export function loadResult(result: autocannon.Result): LoadResult {
