@@ -1,5 +1,4 @@
 import { paths } from '../paths';
-import { prerenderedRoutes } from '../prerendered-routes';
 
 /**
  * What the collector on public pages may send (DESIGN.md "Insights"): `POST EVENTS_PATH` with
@@ -21,6 +20,18 @@ export const insightEventNames = [
 ] as const;
 export type InsightEventName = (typeof insightEventNames)[number];
 
-/** The public screens an event may name as its path: the hash route, without its query. */
-export const insightPaths = [...prerenderedRoutes, paths.downloadLink] as const;
+/**
+ * The public screens an event may name as its path: the hash route, without its query. Listed
+ * here rather than taken from prerendered-routes.ts, whose boot scripts would come along into
+ * the collector's bundle (collector-size.test.ts).
+ */
+export const insightPaths = [
+  paths.home,
+  paths.thankYou,
+  paths.privacyPolicy,
+  paths.refundPolicy,
+  paths.termsOfService,
+  paths.contactUs,
+  paths.downloadLink,
+] as const;
 export type InsightPath = (typeof insightPaths)[number];
