@@ -3,7 +3,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { EVENTS_PATH, insightPaths } from '../../src/shared/insights/insight-events';
 import { insightsPath, type Insights } from '../../src/shared/insights/insights-api';
-import { utcDay } from '../../src/server/insights/daily-visitor';
+import { utcDay } from '../../src/shared/utc-days';
 import {
   checkoutSession,
   signedEvent,

@@ -1,13 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { addDays, dayStart } from '../../shared/utc-days';
 import type { Database } from '../db/schema';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Today's UTC date as YYYY-MM-DD: the day an event counts for and its salt belongs to. */
-export function utcDay(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
 
 /**
  * Who sent an event, as far as counting needs: the HMAC of the address and user agent under
@@ -30,7 +24,7 @@ export function dailyVisitor(db: Kysely<Database>) {
     const salt = Buffer.from(stored);
     current = { day, salt };
     // Not kept in memory past its day either, even by an instance that sees no more events.
-    const dayEnds = Date.parse(`${day}T00:00:00Z`) + DAY_MS - Date.now();
+    const dayEnds = dayStart(addDays(day, 1)) - Date.now();
     setTimeout(
       () => {
         if (current?.salt === salt) current = undefined;

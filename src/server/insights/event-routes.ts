@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { EVENT_BODY_LIMIT, EVENTS_PATH } from '../../shared/insights/insight-events';
 import { insightEventSchema } from '../../shared/insights/insights-api';
 import { HttpError, parsedOr400 } from '../http/errors';
-import { dailyVisitor, utcDay } from './daily-visitor';
+import { utcDay } from '../../shared/utc-days';
+import { dailyVisitor } from './daily-visitor';
 
 /** A visitor's pages and clicks send a handful a minute; more is a script. */
 const EVENTS_PER_MINUTE = 60;

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import type { PeriodicTask } from '../periodic/periodic-work';
-import { utcDay } from './daily-visitor';
+import { utcDay } from '../../shared/utc-days';
 
 /** Raw events are kept for today and the two days before it, then only their daily totals. */
 export const RAW_DAYS_KEPT = 2;

@@ -10,33 +10,27 @@ import {
   type InsightsDay,
 } from '../../shared/insights/insights-api';
 import { HttpError, parsedOr400 } from '../http/errors';
-import { utcDay } from './daily-visitor';
+import { addDays, dayStart, rangeDays, utcDay } from '../../shared/utc-days';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-function dayNumber(date: string, what: string): number {
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== date) {
+/** A date of the range, or a 400 naming it. */
+function checkedDay(date: string, what: string): string {
+  if (Number.isNaN(dayStart(date))) {
     throw new HttpError(400, `Invalid range: ${what} ${date} is not a date.`);
   }
-  return ms / DAY_MS;
+  return date;
 }
 
 /** The range asked for, both ends included; by default the last INSIGHTS_DEFAULT_DAYS. */
 function rangeOf(query: unknown): { from: string; to: string; days: string[] } {
   const asked = parsedOr400(insightsRangeSchema, query, 'Invalid range');
-  const to = asked.to ?? utcDay();
-  const toDay = dayNumber(to, 'to');
-  const from = asked.from ?? utcDay(new Date((toDay - INSIGHTS_DEFAULT_DAYS + 1) * DAY_MS));
-  const fromDay = dayNumber(from, 'from');
-  if (fromDay > toDay) throw new HttpError(400, 'Invalid range: from is after to.');
-  if (toDay - fromDay + 1 > INSIGHTS_MAX_DAYS) {
+  const to = checkedDay(asked.to ?? utcDay(), 'to');
+  const from = checkedDay(asked.from ?? addDays(to, 1 - INSIGHTS_DEFAULT_DAYS), 'from');
+  if (from > to) throw new HttpError(400, 'Invalid range: from is after to.');
+  const count = rangeDays({ from, to });
+  if (count > INSIGHTS_MAX_DAYS) {
     throw new HttpError(400, `Invalid range: at most ${INSIGHTS_MAX_DAYS} days at a time.`);
   }
-  const days = Array.from({ length: toDay - fromDay + 1 }, (_, i) =>
-    utcDay(new Date((fromDay + i) * DAY_MS)),
-  );
-  return { from, to, days };
+  return { from, to, days: Array.from({ length: count }, (_, i) => addDays(from, i)) };
 }
 
 type DayCount = { date: string; name: string; visitors: number; events: number };

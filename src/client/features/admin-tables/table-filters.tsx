@@ -4,6 +4,7 @@ import type { TableFilter, TableQuery } from '../../../shared/admin/table-api';
 import { MAX_SEARCH_LENGTH } from '../../../shared/admin/table-api';
 import type { TableConfig } from '../../../shared/admin/table-config';
 import { adminInput } from '../../components/button-styles';
+import { DateField } from '../../components/date-field';
 import { SearchField } from '../../components/search-field';
 
 /** How long typing pauses before the search runs. */
@@ -104,30 +105,18 @@ export function TableFilters({ config, query, onChange }: TableFiltersProps) {
       {has('created_at') ? (
         <fieldset className="flex flex-wrap items-end gap-2">
           <legend className="sr-only">Created between (UTC days)</legend>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${id}-from`} className="text-xs font-medium text-ink-muted">
-              Created from
-            </label>
-            <input
-              id={`${id}-from`}
-              type="date"
-              value={range.from ?? ''}
-              onChange={(event) => setRange('from', event.target.value)}
-              className={adminInput}
-            />
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${id}-to`} className="text-xs font-medium text-ink-muted">
-              to
-            </label>
-            <input
-              id={`${id}-to`}
-              type="date"
-              value={range.to ?? ''}
-              onChange={(event) => setRange('to', event.target.value)}
-              className={adminInput}
-            />
-          </div>
+          <DateField
+            id={`${id}-from`}
+            label="Created from"
+            value={range.from ?? ''}
+            onChange={(value) => setRange('from', value)}
+          />
+          <DateField
+            id={`${id}-to`}
+            label="to"
+            value={range.to ?? ''}
+            onChange={(value) => setRange('to', value)}
+          />
         </fieldset>
       ) : null}
       {active ? (

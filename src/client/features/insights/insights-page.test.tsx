@@ -5,7 +5,7 @@ import { paths } from '../../../shared/paths';
 import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
 import { renderAtPath } from '../../testing/hash-route';
 import { scaleTop } from './daily-chart';
-import { addDays } from './insights-range';
+import { addDays } from '../../../shared/utc-days';
 import { InsightsPage } from './insights-page';
 
 // Today, as the page reads it: every range without one in the address ends here (UTC).

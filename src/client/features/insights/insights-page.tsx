@@ -4,14 +4,8 @@ import { navigate, useLocation } from '../../app/router';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { DailyChart, formatDay } from './daily-chart';
 import { FunnelBars } from './funnel-bars';
-import {
-  rangeDays,
-  rangeProblem,
-  readRange,
-  utcToday,
-  writeRange,
-  type InsightsRange,
-} from './insights-range';
+import { rangeDays, utcDay } from '../../../shared/utc-days';
+import { rangeProblem, readRange, writeRange, type InsightsRange } from './insights-range';
 import { isEmpty, totalsOf } from './insights-summary';
 import { InsightsTotalsList } from './insights-totals';
 import { RangePicker } from './range-picker';
@@ -102,7 +96,7 @@ function InsightsReport({ range }: { range: InsightsRange }) {
  */
 export function InsightsPage() {
   const { search } = useLocation();
-  const today = utcToday();
+  const today = utcDay();
   const range = useMemo(() => readRange(search, today), [search, today]);
   const problem = rangeProblem(range);
 

@@ -1,34 +1,11 @@
 import { INSIGHTS_DEFAULT_DAYS, INSIGHTS_MAX_DAYS } from '../../../shared/insights/insights-api';
+import { addDays, dayStart, rangeDays } from '../../../shared/utc-days';
 
 /** A range of UTC days as YYYY-MM-DD, both ends included. */
 export type InsightsRange = { from: string; to: string };
 
 /** The quick ranges the picker offers: the last N days, today included. */
 export const quickRangeDays = [7, 30, 90] as const;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Today's date in UTC, the day the server counts in. */
-export function utcToday(now: Date = new Date()): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** Milliseconds of a YYYY-MM-DD at UTC midnight; NaN for anything that is not a real date. */
-function dayStart(date: string): number {
-  if (!ISO_DATE.test(date)) return Number.NaN;
-  const time = Date.parse(`${date}T00:00:00Z`);
-  return new Date(time).toISOString().slice(0, 10) === date ? time : Number.NaN;
-}
-
-export function addDays(date: string, days: number): string {
-  return new Date(dayStart(date) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** How many days the range holds, both ends counted. */
-export function rangeDays({ from, to }: InsightsRange): number {
-  return Math.round((dayStart(to) - dayStart(from)) / DAY_MS) + 1;
-}
 
 /** The last `days` days, ending `today`. */
 export function lastDays(days: number, today: string): InsightsRange {

@@ -72,13 +72,13 @@ export function funnelRows(funnel: Insights['funnel']): FunnelRow[] {
   });
 }
 
-/** Whether nothing at all was counted in the range. */
+/**
+ * Whether nothing at all was counted in the range: no page view, and no visitor at any step of
+ * the funnel (which holds the range's visitors and purchases).
+ */
 export function isEmpty(insights: Insights): boolean {
-  const totals = totalsOf(insights.days);
   return (
-    totals.visitors === 0 &&
-    totals.pageviews === 0 &&
-    totals.purchases === 0 &&
+    insights.days.every((day) => day.pageviews === 0) &&
     insights.funnel.every((step) => step.visitors === 0)
   );
 }

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { adminInput, adminPrimaryButton } from '../../components/button-styles';
+import { adminPrimaryButton } from '../../components/button-styles';
+import { DateField } from '../../components/date-field';
 import { lastDays, quickRangeDays, rangeProblem, type InsightsRange } from './insights-range';
 
 const quickButton = 'rounded-full border px-3 py-1.5 text-sm font-medium transition-colors';
@@ -39,34 +40,22 @@ export function RangePicker({
       className="rounded-2xl border border-sand-200 bg-white px-4 py-4 shadow-sm sm:px-6"
     >
       <div className="flex flex-wrap items-end gap-3">
-        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1 sm:max-w-60">
-          <label htmlFor={`${id}-from`} className="text-sm font-medium text-ink">
-            From
-          </label>
-          <input
-            id={`${id}-from`}
-            type="date"
-            value={from}
-            onChange={(event) => setFrom(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-problem` : undefined}
-            className={`${adminInput} w-full`}
+        {(
+          [
+            ['from', 'From', from, setFrom],
+            ['to', 'To', to, setTo],
+          ] as const
+        ).map(([key, label, value, set]) => (
+          <DateField
+            key={key}
+            id={`${id}-${key}`}
+            label={label}
+            value={value}
+            onChange={set}
+            problemId={problem ? `${id}-problem` : undefined}
+            className="min-w-0 flex-[1_1_9rem] sm:max-w-60"
           />
-        </div>
-        <div className="flex min-w-0 flex-[1_1_9rem] flex-col gap-1 sm:max-w-60">
-          <label htmlFor={`${id}-to`} className="text-sm font-medium text-ink">
-            To
-          </label>
-          <input
-            id={`${id}-to`}
-            type="date"
-            value={to}
-            onChange={(event) => setTo(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-problem` : undefined}
-            className={`${adminInput} w-full`}
-          />
-        </div>
+        ))}
         <button type="submit" className={adminPrimaryButton}>
           Show
         </button>
