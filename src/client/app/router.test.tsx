@@ -52,6 +52,19 @@ describe('HashRouter', () => {
     expect(window.history.length).toBe(entries);
   });
 
+  it('shows the new address as soon as navigate() returns, before the browser says hashchange', () => {
+    window.history.replaceState(null, '', '#/');
+    render(
+      <HashRouter>
+        <Where />
+      </HashRouter>,
+    );
+    // A control whose state lives in the address (a filter checkbox) must show it at once.
+    act(() => navigate('/admin?q=1'));
+    expect(screen.getByRole('status').textContent).toBe('/admin');
+    expect(window.location.hash).toBe('#/admin?q=1');
+  });
+
   /** Hydrates markup prerendered for home at `hash`; returns how often the page rendered. */
   async function hydrateHomeAt(hash: string) {
     window.history.replaceState(null, '', hash === '' ? window.location.pathname : hash);

@@ -34,15 +34,16 @@ function subscribe(listener: () => void): () => void {
 
 const currentHash = () => window.location.hash;
 
-/** Goes to a route; `replace` swaps the current history entry instead of adding one. */
+/**
+ * Goes to a route; `replace` swaps the current history entry instead of adding one. The routers
+ * are told at once: replaceState fires no hashchange, and a new hash fires it only after this
+ * task, by when a control whose state lives in the address (a filter checkbox) would have been
+ * put back as it was.
+ */
 export const navigate: NavigateFunction = (to, options = {}) => {
-  if (options.replace) {
-    // replaceState fires no hashchange, so the routers are told directly.
-    window.history.replaceState(window.history.state, '', `#${to}`);
-    for (const listener of listeners) listener();
-  } else {
-    window.location.hash = to;
-  }
+  if (options.replace) window.history.replaceState(window.history.state, '', `#${to}`);
+  else window.location.hash = to;
+  for (const listener of listeners) listener();
 };
 
 const LocationContext = createContext<Location>(parseHashLocation('#/'));
