@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConfigError, loadConfig, type Config } from '../config/load-config';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import { describePostgresUrl, openDatabase, type AppDatabase } from '../db/database';
+import { EmbeddedPostgresError } from '../db/embedded-postgres';
 import { isDatabaseUnavailable } from '../http/errors';
 import { databaseOptions } from '../server';
 import { BackupFileError, RestoreRefusedError, backupFileName } from './backup-format';
@@ -138,7 +139,8 @@ function describeFailure(command: Command, error: unknown, config: Config | unde
     error instanceof BackupFileError ||
     error instanceof RestoreRefusedError ||
     error instanceof Unreachable ||
-    error instanceof DataDirLockedError
+    error instanceof DataDirLockedError ||
+    error instanceof EmbeddedPostgresError
   ) {
     return error.message;
   }
