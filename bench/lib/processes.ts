@@ -9,6 +9,8 @@ export type BenchServer = {
   /** Milliseconds from spawn until /readyz answered 200. */
   readyMs: number;
   rssMb(): Promise<number>;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -28,11 +30,14 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 export async function startBenchServer(
   args: string[],
   env: Record<string, string>,
+  /** Another user to run as (the caller is root). */
+  user?: { uid: number; gid: number },
 ): Promise<BenchServer> {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...user,
   });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -76,6 +81,7 @@ export async function startBenchServer(
         const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
         return kb / 1024;
       },
+      output: () => output,
       stop,
     };
   } catch (error) {

@@ -5,7 +5,7 @@ import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { buildApp, tableConfigurationsDir } from './app';
 import { ensureAuthSecret } from './config/auth-secret';
 import type { Config } from './config/load-config';
-import { openDatabase, type AppDatabase } from './db/database';
+import { openDatabase, type AppDatabase, type DatabaseOptions } from './db/database';
 import { migrate } from './db/migrate';
 
 export type RunningServer = {
@@ -17,8 +17,11 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-export function databaseOptions(config: Config) {
-  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
+/** DATABASE_URL, or the embedded server in DATA_DIR, which tells the owner what it did. */
+export function databaseOptions(config: Config): DatabaseOptions {
+  return config.databaseUrl
+    ? { databaseUrl: config.databaseUrl }
+    : { dataDir: config.dataDir, notify: (line) => console.log(line) };
 }
 
 export async function startServer(

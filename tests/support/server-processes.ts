@@ -25,10 +25,14 @@ export function useServerProcesses() {
       cleanups.push(step);
     },
     /** A server process with a test AUTH_SECRET, and `env`. */
-    async start(env: Record<string, string>): Promise<BenchServer> {
+    async start(
+      env: Record<string, string>,
+      user?: { uid: number; gid: number },
+    ): Promise<BenchServer> {
       const server = await startBenchServer(
         ['--import', 'tsx', path.join(root, 'tests/support/api-server-process.ts')],
         { NODE_ENV: 'test', AUTH_SECRET: 'process-secret-process-secret-process-secret', ...env },
+        user,
       );
       cleanups.push(() => server.stop());
       return server;
