@@ -30,15 +30,20 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 export async function startBenchServer(
   args: string[],
   env: Record<string, string>,
-  /** Another user to run as (the caller is root). */
-  user?: { uid: number; gid: number },
+  options: {
+    /** Another user to run as (the caller is root). */
+    user?: { uid: number; gid: number };
+    /** Called at once with the new process, before it is ready (to watch its start). */
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<BenchServer> {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
-    ...user,
+    ...options.user,
   });
+  options.onSpawn?.(child);
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));

@@ -32,7 +32,7 @@ export function useServerProcesses() {
       const server = await startBenchServer(
         ['--import', 'tsx', path.join(root, 'tests/support/api-server-process.ts')],
         { NODE_ENV: 'test', AUTH_SECRET: 'process-secret-process-secret-process-secret', ...env },
-        user,
+        { user },
       );
       cleanups.push(() => server.stop());
       return server;

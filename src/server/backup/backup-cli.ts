@@ -162,7 +162,7 @@ try {
   console.log(await run(command, args, config));
 } catch (error) {
   const reason = describeFailure(command, error, config);
-  // "Cannot restore: the file ..." reads as one sentence; names like PGlite keep their case.
+  // "Cannot restore: the file ..." reads as one sentence; a leading acronym (DATA_DIR) keeps its case.
   const sentence = /^[A-Z][a-z]/.test(reason) ? reason[0]!.toLowerCase() + reason.slice(1) : reason;
   console.error(`${VERB[command]}: ${sentence}`);
   if (error instanceof UsageError) console.error(USAGE);

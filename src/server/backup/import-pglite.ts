@@ -37,7 +37,9 @@ export async function importPGliteIfPresent(
     const { PGlite } = await import('@electric-sql/pglite');
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
     const pglite = await PGlite.create(copy, { extensions: { pg_trgm } });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgliteAsPool(pglite) }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: pgliteAsPool(pglite) }),
+    });
     try {
       const summary = await loadBackup(target, readSnapshot(db, 'pglite'));
       notify(
@@ -63,7 +65,11 @@ function pgliteAsPool(pglite: PGlite) {
     async query(text: string, parameters: readonly unknown[]) {
       if (parameters.length === 0) {
         const last = (await pglite.exec(text)).at(-1);
-        return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? 0, command: 'SELECT' as const };
+        return {
+          rows: last?.rows ?? [],
+          rowCount: last?.affectedRows ?? 0,
+          command: 'SELECT' as const,
+        };
       }
       const result = await pglite.query(text, [...parameters]);
       return { rows: result.rows, rowCount: result.affectedRows ?? 0, command: 'SELECT' as const };

@@ -25,9 +25,7 @@ describe('lockDataDir', () => {
   it('writes this process id and removes the lock on release', async () => {
     const dir = await tempDir();
     const lock = await lockDataDir(dir);
-    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(
-      String(process.pid),
-    );
+    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(String(process.pid));
     await lock.release();
     await expect(stat(path.join(dir, APP_LOCK))).rejects.toThrow(/ENOENT/);
   });
@@ -57,9 +55,7 @@ describe('lockDataDir', () => {
     await new Promise((resolve) => child.on('exit', resolve));
     await writeFile(path.join(dir, APP_LOCK), `${child.pid}\n`);
     const lock = await lockDataDir(dir);
-    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(
-      String(process.pid),
-    );
+    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(String(process.pid));
     await lock.release();
   });
 

@@ -55,7 +55,8 @@ async function openEmbedded(
   const stopped: (() => Promise<void>)[] = [() => lock.release()];
   const unwind = async () => {
     let failure: unknown;
-    while (stopped.length > 0) await stopped.pop()!().catch((error: unknown) => (failure ??= error));
+    while (stopped.length > 0)
+      await stopped.pop()!().catch((error: unknown) => (failure ??= error));
     if (failure) throw failure;
   };
   try {

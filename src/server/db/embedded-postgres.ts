@@ -134,7 +134,9 @@ function run(command: string, args: string[], user: RunAs, log: number): Promise
     });
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`${path.basename(command)} exited with ${code ?? signal}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`${path.basename(command)} exited with ${code ?? signal}`)),
     );
   });
 }
