@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isRunning } from './is-running';
 
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
@@ -7,15 +8,6 @@ export class DataDirLockedError extends Error {
 
 /** The app's claim on DATA_DIR: its embedded database, outbox and secrets. */
 export const APP_LOCK = 'app.lock';
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Lock files this process holds, so that its own pid in a file it did not write is stale. */
 const held = new Set<string>();

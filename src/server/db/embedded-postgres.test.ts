@@ -2,7 +2,7 @@
 // DATA_DIR, started, stopped with signals and killed, as an owner's machine would see it.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chown, readdir, readFile, stat } from 'node:fs/promises';
+import { chown, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -13,6 +13,7 @@ import { useServerProcesses } from '../../../tests/support/server-processes';
 import { makeTempDir } from '../../../tests/support/temp-dir';
 import { APP_LOCK } from './data-dir-lock';
 import { CLUSTER_DIR, embeddedDatabaseUrl } from './embedded-postgres';
+import { isRunning } from './is-running';
 
 const processes = useServerProcesses();
 const fixture = fileURLToPath(
@@ -41,15 +42,6 @@ async function query<T>(dataDir: string, text: string, values: unknown[] = []): 
 async function postmasterPid(dataDir: string): Promise<number> {
   const text = await readFile(path.join(dataDir, CLUSTER_DIR, 'postmaster.pid'), 'utf8');
   return Number(text.split('\n')[0]);
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Every PostgreSQL process (postmaster and children) whose command line names `dataDir`. */
@@ -104,7 +96,7 @@ describe('the embedded PostgreSQL of `npm start` (real processes)', () => {
 
     await first.stop();
     expect(first.child.exitCode).toBe(0);
-    expect(running(pid)).toBe(false);
+    expect(isRunning(pid)).toBe(false);
     expect(postgresProcessesOf(dataDir)).toEqual([]);
     await expect(stat(path.join(dataDir, CLUSTER_DIR, 'postmaster.pid'))).rejects.toThrow(/ENOENT/);
     await expect(stat(path.join(dataDir, APP_LOCK))).rejects.toThrow(/ENOENT/);
@@ -176,16 +168,33 @@ describe('the embedded PostgreSQL of `npm start` (real processes)', () => {
     first.child.kill('SIGKILL');
     process.kill(watcher, 'SIGKILL');
     await first.stop();
-    expect(running(orphan)).toBe(true);
+    expect(isRunning(orphan)).toBe(true);
 
     const second = await processes.start({ DATA_DIR: dataDir });
     expect(second.output()).toContain(
       `Stopped the embedded PostgreSQL (pid ${orphan}) that a killed start left running.`,
     );
-    expect(running(orphan)).toBe(false);
+    expect(isRunning(orphan)).toBe(false);
     expect(await query(dataDir, 'select name from refund_inquiries')).toEqual([{ name: 'Rita' }]);
     await second.stop();
     expect(postgresProcessesOf(dataDir)).toEqual([]);
+  }, 120_000);
+
+  it('starts over a postmaster.pid whose pid now belongs to another program (after a reboot), and leaves that program alone', async () => {
+    const dataDir = await newDataDir();
+    const first = await processes.start({ DATA_DIR: dataDir });
+    await submit(first, 'refund', { name: 'Rita', email: 'rita@example.com', message: 'Hi' });
+    const pidFile = path.join(dataDir, CLUSTER_DIR, 'postmaster.pid');
+    const recorded = await readFile(pidFile, 'utf8');
+    await first.stop();
+    const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
+    processes.cleanup(async () => void stranger.kill('SIGKILL'));
+    await writeFile(pidFile, recorded.replace(/^\d+/, String(stranger.pid)));
+
+    const second = await processes.start({ DATA_DIR: dataDir });
+    expect(isRunning(stranger.pid!)).toBe(true);
+    expect(await query(dataDir, 'select name from refund_inquiries')).toEqual([{ name: 'Rita' }]);
+    await second.stop();
   }, 120_000);
 
   it.runIf(process.getuid?.() === 0)(

@@ -1,9 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chown, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { chown, mkdir, open, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { isRunning } from './is-running';
 
 /** PostgreSQL's own data directory inside DATA_DIR. */
 export const CLUSTER_DIR = 'postgres';
@@ -148,13 +149,10 @@ async function recordedPostmaster(clusterDir: string): Promise<number | undefine
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** After a reboot the recorded pid may belong to another program: it must be this server. */
+function isPostmasterOf(pid: number, clusterDir: string): boolean {
+  const ps = spawnSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8' });
+  return ps.status === 0 && ps.stdout.includes(`postgres -D ${clusterDir} `);
 }
 
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
@@ -168,12 +166,18 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
 
 /**
  * A server left by an app that was killed (kill -9 leaves no time to stop it): fast shutdown,
- * as a stop would have done. Its committed transactions are on disk; the new start replays
- * nothing it did not write. The caller holds the data directory, so no live app owns it.
+ * as a stop would have done; its committed transactions are on disk. A postmaster.pid left
+ * by a server that died with the machine is removed when its pid now names another program.
+ * The caller holds the data directory, so no live app owns the server.
  */
 async function stopOrphan(clusterDir: string): Promise<number | undefined> {
   const pid = await recordedPostmaster(clusterDir);
   if (pid === undefined || !isRunning(pid)) return undefined;
+  if (!isPostmasterOf(pid, clusterDir)) {
+    // PostgreSQL refuses to start while the recorded pid lives, whatever program it is now.
+    await rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
+    return undefined;
+  }
   process.kill(pid, 'SIGINT');
   if (!(await waitForExit(pid, STOP_TIMEOUT_MS))) {
     process.kill(pid, 'SIGQUIT');
