@@ -6,10 +6,14 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, loadConfig, type Config } from '../config/load-config';
 import { DataDirLockedError } from '../db/data-dir-lock';
-import { describePostgresUrl, openDatabase, type AppDatabase } from '../db/database';
+import {
+  databaseOptions,
+  describePostgresUrl,
+  openDatabase,
+  type AppDatabase,
+} from '../db/database';
 import { EmbeddedPostgresError } from '../db/embedded-postgres';
 import { isDatabaseUnavailable } from '../http/errors';
-import { databaseOptions } from '../server';
 import { BackupFileError, RestoreRefusedError, backupFileName } from './backup-format';
 import { loadBackup } from './load-backup';
 import { readBackupFile } from './read-backup-file';

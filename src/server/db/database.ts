@@ -5,6 +5,7 @@ import { importPGliteIfPresent } from '../backup/import-pglite';
 import { lockDataDir } from './data-dir-lock';
 import { CLUSTER_DIR, startEmbeddedPostgres } from './embedded-postgres';
 import { INT8_OID, parseInt8 } from './int8';
+import type { Config } from '../config/load-config';
 import type { Database } from './schema';
 
 /** The app's own PostgreSQL in DATA_DIR, or a PostgreSQL server at DATABASE_URL. */
@@ -30,6 +31,13 @@ export type DatabaseOptions =
     };
 
 const DEFAULT_POOL_SIZE = 10;
+
+/** DATABASE_URL, or the embedded server in DATA_DIR, which tells the owner what it did. */
+export function databaseOptions(config: Config): DatabaseOptions {
+  return config.databaseUrl
+    ? { databaseUrl: config.databaseUrl }
+    : { dataDir: config.dataDir, notify: (line) => console.log(line) };
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
