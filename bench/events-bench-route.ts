@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 
 /**
  * GET /__bench/insight-events: how many events the events route stored and from how many
- * visitors, so the events part checks every answered event where PGlite lives.
+ * visitors, so the events part checks every answered event in the app's database.
  */
 export async function eventsBenchRoute(app: FastifyInstance) {
   app.get('/__bench/insight-events', async () => {

@@ -5,7 +5,7 @@ const BATCH = 100_000;
 
 /**
  * POST /__bench/fill { rows }: grows form_submissions to `rows` rows with generated
- * submissions (in batches, so PGlite's memory stays flat), then refreshes the planner's
+ * submissions (in batches, so the server's memory stays flat), then refreshes the planner's
  * statistics and the visibility map as autovacuum would on a table that size.
  */
 export async function fillTableRoute(app: FastifyInstance) {

@@ -9,7 +9,7 @@ export type OrderTally = { session_id: string; links: number; emails: number };
 /**
  * Bench-only routes for the orders part:
  * - GET /__bench/orders: every order with its link and email counts, and the number of
- *   checkout events the webhook recorded, so the bench checks fulfilment where PGlite lives.
+ *   checkout events the webhook recorded, so the bench checks fulfilment in the app's database.
  * - POST /__bench/download-links { count }: a paid order and `count` links to it (the real
  *   createLink, so the tokens are hashed and limited as the webhook's are).
  * - GET /__bench/static/*: BENCH_STATIC_DIR served by @fastify/static, the floor a download

@@ -1,21 +1,25 @@
 /**
- * npm run bench [-- --only page|submit|admin|admin-search|start|backup|orders|events] [--out FILE] [--runs N]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events]
+ *   [--out FILE] [--runs N] [--no-reference]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
  * JSON. Every figure is paired with a floor measured in the same run, because the machines
  * it runs on are shared and noisy.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureBuild } from '../scripts/ensure-build.mjs';
+import { makeTempDir } from '../tests/support/temp-dir';
+import { PGLITE_RELEASE, preparePgliteRelease } from './lib/pglite-release';
 import { postgresUrl } from './lib/postgres';
 import { benchAdmin } from './parts/admin';
 import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
 import { benchEvents } from './parts/events';
+import { benchMemory } from './parts/memory';
 import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
@@ -24,12 +28,13 @@ import { printResults } from './lib/report';
 
 const PARTS = [
   'page',
+  'memory',
+  'start',
   'submit',
+  'orders',
   'admin',
   'admin-search',
-  'start',
   'backup',
-  'orders',
   'events',
 ] as const;
 type Part = (typeof PARTS)[number];
@@ -40,6 +45,7 @@ const { values } = parseArgs({
     only: { type: 'string', multiple: true },
     out: { type: 'string', default: path.join(root, 'bench/results/latest.json') },
     runs: { type: 'string', default: '5' },
+    'no-reference': { type: 'boolean', default: false },
   },
 });
 const only = (values.only ?? []).flatMap((value) => value.split(','));
@@ -58,100 +64,105 @@ const results: Record<string, unknown> = {
   started_at: new Date().toISOString(),
   machine: { cpus: os.cpus().length, node: process.version },
 };
-const scratchDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-bench-'));
+const scratchDir = await makeTempDir('soul-reset-bench-');
+const dir = (name: string) => path.join(scratchDir, name);
+
+// The release before the embedded server, built once from history, beside today's app in the
+// parts whose figures it is measured against (memory, start, submit, orders).
+let reference: Promise<{ root: string } | { skipped: string }> | undefined;
+async function pgliteRoot(): Promise<string | undefined> {
+  if (values['no-reference']) return undefined;
+  reference ??=
+    (console.log(`reference: building the PGlite release (${PGLITE_RELEASE})...`),
+    preparePgliteRelease(root, dir('pglite-release')));
+  const prepared = await reference;
+  if ('skipped' in prepared) {
+    console.log(`reference skipped: ${prepared.skipped}`);
+    return undefined;
+  }
+  return prepared.root;
+}
+
+/** The part on the embedded server, the PGlite release when asked, and PostgreSQL if set. */
+async function sides<T>(
+  name: string,
+  measure: (side: { dataDir: string; postgres?: string; serverRoot?: string }) => Promise<T>,
+  options: { reference?: boolean } = {},
+): Promise<Record<string, T>> {
+  const out: Record<string, T> = {};
+  console.log(`${name}: embedded PostgreSQL...`);
+  out.embedded = await measure({ dataDir: dir(`${name}-embedded`) });
+  const pglite = options.reference ? await pgliteRoot() : undefined;
+  if (pglite) {
+    console.log(`${name}: PGlite release...`);
+    out.pglite = await measure({ dataDir: dir(`${name}-pglite`), serverRoot: pglite });
+  }
+  if (pg) {
+    console.log(`${name}: PostgreSQL server...`);
+    out.postgres = await measure({ dataDir: dir(`${name}-postgres`), postgres: pg });
+  }
+  return out;
+}
+
 try {
   if (selected('page')) {
     console.log(
       `page: Lighthouse mobile, ${runs} rounds of home, its no-script floor and routes...`,
     );
-    results.page = await benchPage(root, runs, path.join(scratchDir, 'page'));
+    results.page = await benchPage(root, runs, dir('page'));
+  }
+  if (selected('memory')) {
+    console.log('memory: embedded PostgreSQL...');
+    const memory: Record<string, unknown> = { embedded: await benchMemory(root) };
+    const pglite = await pgliteRoot();
+    if (pglite) {
+      console.log('memory: PGlite release...');
+      memory.pglite = await benchMemory(root, pglite);
+    }
+    results.memory = memory;
+  }
+  if (selected('start')) {
+    results.start = await sides(
+      'start',
+      ({ postgres, serverRoot }) => benchStart(root, postgres, serverRoot),
+      { reference: true },
+    );
   }
   if (selected('submit')) {
-    console.log('submit: PGlite...');
-    const submit: Record<string, unknown> = {
-      pglite: await benchSubmit(root, path.join(scratchDir, 'submit-pglite')),
-    };
-    if (pg) {
-      console.log('submit: PostgreSQL...');
-      submit.postgres = await benchSubmit(root, path.join(scratchDir, 'submit-postgres'), pg);
-    }
-    results.submit = submit;
+    results.submit = await sides(
+      'submit',
+      ({ dataDir, postgres, serverRoot }) => benchSubmit(root, dataDir, postgres, serverRoot),
+      { reference: true },
+    );
+  }
+  if (selected('orders')) {
+    results.orders = await sides(
+      'orders',
+      ({ dataDir, postgres, serverRoot }) => benchOrders(root, dataDir, postgres, serverRoot),
+      { reference: true },
+    );
   }
   if (selected('admin')) {
-    console.log('admin: PGlite, 10,000 and 100,000 rows...');
-    const admin: Record<string, unknown> = {
-      pglite: await benchAdmin(root, path.join(scratchDir, 'admin-pglite'), [10_000, 100_000]),
-    };
-    if (pg) {
-      console.log('admin: PostgreSQL, 10,000, 100,000 and 1,000,000 rows...');
-      admin.postgres = await benchAdmin(
-        root,
-        path.join(scratchDir, 'admin-postgres'),
-        [10_000, 100_000, 1_000_000],
-        pg,
-      );
-    }
-    results.admin = admin;
+    results.admin = await sides('admin', ({ dataDir, postgres }) =>
+      benchAdmin(root, dataDir, [10_000, 100_000, 1_000_000], postgres),
+    );
   }
   if (selected('admin-search')) {
     const rows = Number(process.env.BENCH_ADMIN_SEARCH_ROWS ?? 1_000_000);
-    console.log(`admin-search: PGlite, ${rows} rows...`);
-    const search: Record<string, unknown> = {
-      pglite: await benchAdminSearch(root, path.join(scratchDir, 'search-pglite'), rows),
-    };
-    if (pg) {
-      console.log(`admin-search: PostgreSQL, ${rows} rows...`);
-      search.postgres = await benchAdminSearch(root, path.join(scratchDir, 'search-pg'), rows, pg);
-    }
-    results.admin_search = search;
-    console.log(JSON.stringify(search, null, 2));
-  }
-  if (selected('start')) {
-    console.log('start: PGlite...');
-    const start: Record<string, unknown> = { pglite: await benchStart(root) };
-    if (pg) {
-      console.log('start: PostgreSQL...');
-      start.postgres = await benchStart(root, pg);
-    }
-    results.start = start;
+    results.admin_search = await sides('admin-search', ({ dataDir, postgres }) =>
+      benchAdminSearch(root, dataDir, rows, postgres),
+    );
+    console.log(JSON.stringify(results.admin_search, null, 2));
   }
   if (selected('backup')) {
-    console.log('backup: PGlite, 1,000,000 rows...');
-    const backup: Record<string, unknown> = {
-      pglite: await benchBackup(root, path.join(scratchDir, 'backup-pglite'), 1_000_000),
-    };
-    if (pg) {
-      console.log('backup: PostgreSQL, 1,000,000 rows...');
-      backup.postgres = await benchBackup(
-        root,
-        path.join(scratchDir, 'backup-postgres'),
-        1_000_000,
-        pg,
-      );
-    }
-    results.backup = backup;
-  }
-  if (selected('orders')) {
-    console.log('orders: PGlite, webhook loads and 50 MB downloads...');
-    const orders: Record<string, unknown> = {
-      pglite: await benchOrders(root, path.join(scratchDir, 'orders-pglite')),
-    };
-    if (pg) {
-      console.log('orders: PostgreSQL, webhook loads and 50 MB downloads...');
-      orders.postgres = await benchOrders(root, path.join(scratchDir, 'orders-postgres'), pg);
-    }
-    results.orders = orders;
+    results.backup = await sides('backup', ({ dataDir, postgres }) =>
+      benchBackup(root, dataDir, 1_000_000, postgres),
+    );
   }
   if (selected('events')) {
-    console.log("events: PGlite, the collector's page views against the bare route...");
-    const events: Record<string, unknown> = {
-      pglite: await benchEvents(root, path.join(scratchDir, 'events-pglite')),
-    };
-    if (pg) {
-      console.log('events: PostgreSQL...');
-      events.postgres = await benchEvents(root, path.join(scratchDir, 'events-postgres'), pg);
-    }
-    results.events = events;
+    results.events = await sides('events', ({ dataDir, postgres }) =>
+      benchEvents(root, dataDir, postgres),
+    );
   }
 } finally {
   await rm(scratchDir, { recursive: true, force: true });

@@ -5,14 +5,14 @@
  * process under load, a sustained mixed load), prints a summary table, writes JSON, and
  * exits 1 when any check failed.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureBuild } from '../scripts/ensure-build.mjs';
 import { postgresUrl } from '../bench/lib/postgres';
 import type { HardenCheck, HardenPart } from './part';
+import { makeTempDir } from '../tests/support/temp-dir';
 
 const PARTS: Record<string, () => Promise<HardenPart>> = {
   fuzz: async () => (await import('./parts/fuzz')).fuzz,
@@ -39,7 +39,7 @@ for (const part of only) {
 
 await ensureBuild(root);
 const started = Date.now();
-const scratch = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-harden-'));
+const scratch = await makeTempDir('soul-reset-harden-');
 const results: Record<string, HardenCheck[]> = {};
 try {
   for (const [name, load] of Object.entries(PARTS)) {

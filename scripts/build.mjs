@@ -41,6 +41,9 @@ async function buildServer() {
     bundle: true,
     platform: 'node',
     format: 'esm',
+    // Shared code in chunks beside the entries (modules find their files relative to
+    // themselves), so the entry can start the database before the app's modules load.
+    splitting: true,
     target: 'node20',
     packages: 'external',
     sourcemap: true,

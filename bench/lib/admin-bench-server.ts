@@ -16,7 +16,7 @@ export type AdminBenchServer = {
 
 /**
  * The bench server on fresh data (a scratch PostgreSQL database when `postgresAdminUrl` is
- * given, else PGlite in `dataDir`), with the owner signed in through a mail sink.
+ * given, else the embedded server in `dataDir`), with the owner signed in through a mail sink.
  */
 export async function startAdminBenchServer(
   root: string,

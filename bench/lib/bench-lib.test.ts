@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { firstLoadBytes } from './first-load-bytes';
 import { buildFloor, stripScripts } from './floor';
 import { rawGet, startFloorServer } from './floor-server';
 import { checkOrders } from './orders-check';
+import { processTree, pssMb } from './process-memory';
 import { formatResults } from './report';
 import { median, percentile } from './stats';
 
@@ -301,5 +303,53 @@ describe('formatResults for orders', () => {
     expect(text).toContain(
       '| pglite | 8       | 10        | 400 MB/s, 120 ms (max 150), +2.5 MB | 500 MB/s, 120 ms (max 150), +2.5 MB | 0.8         |',
     );
+  });
+});
+
+describe('formatResults for memory and start', () => {
+  it('prints the memory of each side and the start after a kill', () => {
+    const text = formatResults({
+      memory: {
+        embedded: {
+          peak_first_start_pss_mb: 140,
+          idle_pss_mb: 110,
+          app_peak_rss_mb: 150,
+          app_idle_pss_mb: 70,
+          processes_idle: 9,
+        },
+      },
+      start: {
+        embedded: {
+          ready_ms_new: 1800,
+          ready_ms_existing: 700,
+          ready_ms_after_kill: 900,
+          rss_mb: 90,
+        },
+      },
+    });
+    expect(text).toMatch(/\| embedded \| 140 MB\s+\| 110 MB \| 150 MB \/ 70 MB\s+\| 9\s+\|/);
+    expect(text).toMatch(/\| embedded \| 1800 ms\s+\| 700 ms\s+\| 90 MB\s+\| 900 ms\s+\|/);
+  });
+});
+
+describe('processTree and pssMb', () => {
+  it('finds a process, its child and grandchild, and sums their proportional memory', async () => {
+    const child = spawn('sh', ['-c', 'sleep 30 & wait'], { stdio: 'ignore', detached: true });
+    try {
+      let below = await processTree(child.pid!);
+      for (let attempt = 0; below.length < 2 && attempt < 100; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        below = await processTree(child.pid!);
+      }
+      expect(below).toHaveLength(2);
+      const tree = await processTree(process.pid);
+      expect(tree[0]).toBe(process.pid);
+      expect(tree).toEqual(expect.arrayContaining(below));
+      const shell = await pssMb([child.pid!]);
+      expect(shell).toBeGreaterThan(0);
+      expect(await pssMb(below)).toBeGreaterThan(shell);
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+    }
   });
 });

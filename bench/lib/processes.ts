@@ -9,6 +9,8 @@ export type BenchServer = {
   /** Milliseconds from spawn until /readyz answered 200. */
   readyMs: number;
   rssMb(): Promise<number>;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  output(): string;
   stop(): Promise<void>;
 };
 
@@ -28,12 +30,20 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 export async function startBenchServer(
   args: string[],
   env: Record<string, string>,
+  options: {
+    /** Another user to run as (the caller is root). */
+    user?: { uid: number; gid: number };
+    /** Called at once with the new process, before it is ready (to watch its start). */
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<BenchServer> {
   const started = performance.now();
   const child = spawn(process.execPath, args, {
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...options.user,
   });
+  options.onSpawn?.(child);
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -76,6 +86,7 @@ export async function startBenchServer(
         const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1]);
         return kb / 1024;
       },
+      output: () => output,
       stop,
     };
   } catch (error) {

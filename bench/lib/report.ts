@@ -77,6 +77,7 @@ export function formatResults(results: AnyRecord): string {
           load.left > 0 ? `> ${load.drain_s} s (${load.left} left)` : `${load.drain_s} s`,
           load.delivered_per_s,
           load.delivered_ratio_to_bare,
+          load.max_ms === undefined ? '' : `${load.max_ms} ms`,
         ]);
       }
     }
@@ -96,6 +97,7 @@ export function formatResults(results: AnyRecord): string {
           'drain',
           'delivered/s',
           'delivered/bare',
+          'max',
         ],
         rows,
       ),
@@ -124,16 +126,32 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
+  if (results.memory) {
+    parts.push(
+      table(
+        'Memory (the app and every process of its database, PSS summed; peak sampled every 20 ms during a first start on a new data dir; idle = 10 s after it)',
+        ['db', 'peak, first start', 'idle', 'app alone: peak RSS / idle PSS', 'processes'],
+        Object.entries(results.memory as AnyRecord).map(([db, r]) => [
+          db,
+          `${r.peak_first_start_pss_mb} MB`,
+          `${r.idle_pss_mb} MB`,
+          `${r.app_peak_rss_mb} MB / ${r.app_idle_pss_mb} MB`,
+          r.processes_idle,
+        ]),
+      ),
+    );
+  }
   if (start) {
     parts.push(
       table(
-        'Start (process start to /readyz OK; RSS 5 s after start)',
-        ['db', 'ready, new', 'ready, existing', 'idle RSS'],
+        'Start (process start to /readyz OK; RSS of the app 5 s after start; after kill = ready again after a kill -9 under submissions)',
+        ['db', 'ready, new', 'ready, existing', 'idle RSS', 'ready, after kill'],
         Object.entries(start as AnyRecord).map(([db, r]) => [
           db,
           `${r.ready_ms_new} ms`,
           `${r.ready_ms_existing} ms`,
           `${r.rss_mb} MB`,
+          r.ready_ms_after_kill === undefined ? '' : `${r.ready_ms_after_kill} ms`,
         ]),
       ),
     );

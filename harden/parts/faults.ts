@@ -33,7 +33,9 @@ export const faults: HardenPart = async (context) => {
   for (const fault of ['down', 'refusing', 'hanging'] as const) {
     checks.push(await mailFault(context, fault));
   }
-  checks.push(await refusedThenKilled(context, context.postgresAdminUrl ? 'postgres' : 'pglite'));
+  checks.push(
+    await refusedThenKilled(context, context.postgresAdminUrl ? 'postgres' : 'embedded-postgres'),
+  );
   if (context.postgresAdminUrl) {
     checks.push(await twoInstances(context));
     checks.push(...(await databaseOutage(context, context.postgresAdminUrl)));
@@ -53,7 +55,7 @@ export const faults: HardenPart = async (context) => {
 };
 
 async function mailFault(context: HardenContext, fault: MailFault): Promise<HardenCheck> {
-  const kind = context.postgresAdminUrl ? 'postgres' : 'pglite';
+  const kind = context.postgresAdminUrl ? 'postgres' : 'embedded-postgres';
   const target = await createTarget(
     kind,
     context.scratchDir,

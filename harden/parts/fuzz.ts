@@ -75,7 +75,7 @@ function routeCheck(route: string, results: DatabaseResult[]): HardenCheck {
 
 /**
  * Sends generated hostile inputs to the five form routes, both sign-in routes and the four
- * admin table routes (as the admin), in-process over a fresh PGlite and a scratch PostgreSQL
+ * admin table routes (as the admin), in-process over a fresh embedded PostgreSQL and a scratch PostgreSQL
  * database at once, one child process each; see tests/support/fuzz for the inputs and checks.
  */
 export const fuzz: HardenPart = async (context) => {
@@ -84,7 +84,7 @@ export const fuzz: HardenPart = async (context) => {
     ? await createScratchDatabase(context.postgresAdminUrl)
     : undefined;
   const databases = [
-    { kind: 'pglite' },
+    { kind: 'embedded-postgres' },
     ...(scratch ? [{ kind: 'postgres', url: scratch.url }] : []),
   ];
   const runs = Math.ceil(total / databases.length);

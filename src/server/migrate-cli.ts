@@ -1,7 +1,6 @@
 import { loadConfig } from './config/load-config';
-import { openDatabase } from './db/database';
+import { databaseOptions, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
-import { databaseOptions } from './server';
 import { describeStartupError } from './startup-errors';
 
 let config;

@@ -5,7 +5,7 @@ import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { buildApp, tableConfigurationsDir } from './app';
 import { ensureAuthSecret } from './config/auth-secret';
 import type { Config } from './config/load-config';
-import { openDatabase, type AppDatabase } from './db/database';
+import { databaseOptions, openDatabase, type AppDatabase } from './db/database';
 import { migrate } from './db/migrate';
 
 export type RunningServer = {
@@ -17,21 +17,32 @@ export type RunningServer = {
   close(): Promise<void>;
 };
 
-export function databaseOptions(config: Config) {
-  return config.databaseUrl ? { databaseUrl: config.databaseUrl } : { dataDir: config.dataDir };
-}
-
 export async function startServer(
   config: Config,
   options: {
     clientDir?: string;
     tables?: TableConfig[];
     configure?: (app: FastifyInstance) => void;
+    /** The configured database, when the caller has begun opening it already. */
+    database?: Promise<AppDatabase>;
   } = {},
 ): Promise<RunningServer> {
-  config = { ...config, authSecret: await ensureAuthSecret(config) };
-  const tables = options.tables ?? (await loadTableConfigurations(tableConfigurationsDir));
-  const database = await openDatabase(databaseOptions(config));
+  // The database starts (the embedded one takes a moment) while the rest is read.
+  const [opened, prepared] = await Promise.allSettled([
+    options.database ?? openDatabase(databaseOptions(config)),
+    Promise.all([
+      ensureAuthSecret(config),
+      options.tables ?? loadTableConfigurations(tableConfigurationsDir),
+    ]),
+  ]);
+  if (opened.status === 'rejected') throw opened.reason;
+  const database = opened.value;
+  if (prepared.status === 'rejected') {
+    await database.close();
+    throw prepared.reason;
+  }
+  const [authSecret, tables] = prepared.value;
+  config = { ...config, authSecret };
   try {
     await migrate(database.db);
     await checkConfiguredColumns(database.db, tables);

@@ -2,6 +2,7 @@ import { TableConfigurationError } from './admin/tables/table-configurations';
 import { ConfigError, type Config } from './config/load-config';
 import { DataDirLockedError } from './db/data-dir-lock';
 import { describePostgresUrl } from './db/database';
+import { EmbeddedPostgresError } from './db/embedded-postgres';
 import { isDatabaseUnavailable } from './http/errors';
 
 /** One line for the reasons a start commonly fails; a stack trace only for the unexpected. */
@@ -9,6 +10,7 @@ export function describeStartupError(error: unknown, config: Config | undefined)
   if (
     error instanceof ConfigError ||
     error instanceof DataDirLockedError ||
+    error instanceof EmbeddedPostgresError ||
     error instanceof TableConfigurationError
   ) {
     return `Cannot start: ${error.message}`;

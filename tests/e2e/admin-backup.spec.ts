@@ -40,7 +40,11 @@ test('the Backup page downloads the whole database as one dated file', async ({ 
   const text = gunzipSync(await readFile((await download.path())!)).toString('utf8');
   const lines = text.trim().split('\n');
   const header = JSON.parse(lines[0]!);
-  expect(header).toMatchObject({ format: 'soul-reset-backup', version: 1, source: 'pglite' });
+  expect(header).toMatchObject({
+    format: 'soul-reset-backup',
+    version: 1,
+    source: 'embedded-postgres',
+  });
   expect(header.tables.find((t: { name: string }) => t.name === 'refund_inquiries').rows).toBe(1);
   expect(text).toContain('"Keep me safe ✓"');
   expect(JSON.parse(lines.at(-1)!)).toMatchObject({ end: true });

@@ -1,10 +1,10 @@
 import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeTempDir } from '../support/temp-dir';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const serverEntry = path.join(root, 'dist/server/index.js');
@@ -66,7 +66,7 @@ process.once('exit', () => {
 
 /** A fresh, empty directory for a server's DATA_DIR. */
 export function makeDataDir(): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), 'soul-reset-e2e-'));
+  return makeTempDir('soul-reset-e2e-');
 }
 
 export function removeDir(dir: string): Promise<void> {

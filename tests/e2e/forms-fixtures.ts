@@ -3,25 +3,26 @@ import type { ConsoleMessage, Locator, Page } from '@playwright/test';
 import pg from 'pg';
 import { withAdminClient } from '../support/postgres-admin';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
-import { expect, test as base, type ServerEnv } from './fixtures';
+import { embeddedDatabaseUrl } from '../../src/server/db/embedded-postgres';
+import { expect, makeDataDir, removeDir, test as base, type ServerEnv } from './fixtures';
 import { suppressPopup } from './support';
 
 export const OWNER_EMAIL = 'owner@soulreset.test';
 
-/** Rows the server stored, read straight from its PostgreSQL database. */
+/** Rows the server stored, read straight from its database. */
 export type StoredRows = {
-  /** The server's DATABASE_URL; null without TEST_DATABASE_URL (the server then runs on PGlite). */
-  url: string | null;
-  /** Null without a database to read: PGlite's files belong to the server process alone. */
-  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[] | null>;
+  /** What points the server at that database: DATABASE_URL, or DATA_DIR for its own server. */
+  env: ServerEnv;
+  query(text: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
 };
 
 type WorkerFixtures = { smtpSink: SmtpSink; stored: StoredRows; formRateLimit: string };
 
 /**
- * The forms' end-to-end world: an SMTP sink the server sends through (SMTP_URL), and, when
- * TEST_DATABASE_URL is set, a fresh PostgreSQL database of the server's whose rows the test
- * can read.
+ * The forms' end-to-end world: an SMTP sink the server sends through (SMTP_URL), and a
+ * database of the server's whose rows the test can read: a fresh PostgreSQL database when
+ * TEST_DATABASE_URL is set, else the embedded PostgreSQL the server starts in its DATA_DIR
+ * (read through its socket while the server runs).
  */
 export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
   formRateLimit: ['1000', { scope: 'worker', option: true }],
@@ -41,8 +42,17 @@ export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
     async ({}, use) => {
       const adminUrl = process.env.TEST_DATABASE_URL;
       if (!adminUrl) {
-        console.warn('TEST_DATABASE_URL is not set: stored rows are not checked end to end.');
-        await use({ url: null, query: async () => null });
+        const dataDir = await makeDataDir();
+        const pool = new pg.Pool({ connectionString: embeddedDatabaseUrl(dataDir), max: 2 });
+        try {
+          await use({
+            env: { DATA_DIR: dataDir },
+            query: async (text, values) => (await pool.query(text, values)).rows,
+          });
+        } finally {
+          await pool.end();
+          await removeDir(dataDir);
+        }
         return;
       }
       const name = `soul_reset_e2e_${randomBytes(6).toString('hex')}`;
@@ -52,7 +62,7 @@ export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
       const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
       try {
         await use({
-          url: url.toString(),
+          env: { DATABASE_URL: url.toString() },
           query: async (text, values) => (await pool.query(text, values)).rows,
         });
       } finally {
@@ -72,8 +82,8 @@ export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
         OWNER_EMAIL,
         FORM_RATE_LIMIT: formRateLimit,
         MAIL_TIMEOUT_MS: '5000',
+        ...stored.env,
       };
-      if (stored.url) env.DATABASE_URL = stored.url;
       await use(env);
     },
     { scope: 'worker' },

@@ -60,16 +60,14 @@ test('order form: texts, success with the owner email and row, Reset, then dupli
     'select name, message, purchase_intent, email_sent, email_sent_at from form_submissions where email = $1',
     [email],
   );
-  if (rows) {
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
-      name: HOSTILE_NAME,
-      message: 'Is it a PDF?\n5 > 3',
-      purchase_intent: true,
-      email_sent: true,
-    });
-    expect(rows[0]!.email_sent_at).toBeInstanceOf(Date);
-  }
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({
+    name: HOSTILE_NAME,
+    message: 'Is it a PDF?\n5 > 3',
+    purchase_intent: true,
+    email_sent: true,
+  });
+  expect(rows[0]!.email_sent_at).toBeInstanceOf(Date);
 
   await form.getByRole('button', { name: 'Reset' }).click();
   await expect(banner).toHaveCount(0);
@@ -81,12 +79,10 @@ test('order form: texts, success with the owner email and row, Reset, then dupli
   await expect(banner).toContainText('Email already registered!');
   await expect(banner).toContainText('You have already sent a request with this email.');
   await expect(form.getByLabel('Email *')).toHaveValue(email.toUpperCase());
-  if (rows) {
-    const after = await stored.query('select id from form_submissions where lower(email) = $1', [
-      email,
-    ]);
-    expect(after).toHaveLength(1);
-  }
+  const after = await stored.query('select id from form_submissions where lower(email) = $1', [
+    email,
+  ]);
+  expect(after).toHaveLength(1);
 });
 
 test('contact form on /contact-us and on the home page', async ({
@@ -130,7 +126,7 @@ test('contact form on /contact-us and on the home page', async ({
     'select purchase_intent, email_sent from form_submissions where email = $1',
     [email],
   );
-  if (rows) expect(rows).toEqual([{ purchase_intent: false, email_sent: true }]);
+  expect(rows).toEqual([{ purchase_intent: false, email_sent: true }]);
 
   await form.getByRole('button', { name: 'Reset' }).click();
   await form.getByLabel('Full Name').fill('Grace');
@@ -179,13 +175,11 @@ test('refund form: success, and a refused email still shows success with email_s
     'select email, email_sent, email_sent_at from refund_inquiries where email = any($1) order by id',
     [[email, failing]],
   );
-  if (rows) {
-    expect(rows.map((row) => [row.email, row.email_sent])).toEqual([
-      [email, true],
-      [failing, false],
-    ]);
-    expect(rows[1]!.email_sent_at).toBeNull();
-  }
+  expect(rows.map((row) => [row.email, row.email_sent])).toEqual([
+    [email, true],
+    [failing, false],
+  ]);
+  expect(rows[1]!.email_sent_at).toBeNull();
 });
 
 test('refund form: a failed request shows the Italian error text', async ({
@@ -246,5 +240,5 @@ test('terms feedback form: success, duplicate and Reset', async ({
     'select message from terms_of_service_feedback where email = $1',
     [email],
   );
-  if (rows) expect(rows).toEqual([{ message: 'May I print it? (1)' }]);
+  expect(rows).toEqual([{ message: 'May I print it? (1)' }]);
 });

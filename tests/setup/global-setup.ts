@@ -1,57 +1,64 @@
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely } from 'kysely';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { pgliteExtensions } from '../../src/server/db/database';
-import { migrate } from '../../src/server/db/migrate';
-import { PGliteDialect } from '../../src/server/db/pglite-driver';
-import type { Database } from '../../src/server/db/schema';
+import { startEmbeddedPostgres } from '../../src/server/db/embedded-postgres';
 import { withAdminClient } from '../support/postgres-admin';
+import { makeTempDir } from '../support/temp-dir';
+
+/** A server the tests create their databases on, and the migrated template they copy. */
+export type TestServer = { adminUrl: string; template: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    pgliteTemplateFile: string;
-    postgresTemplate: string | null;
+    embeddedServer: TestServer;
+    postgresServer: TestServer | null;
   }
 }
 
 /**
- * Migrates each database once per run; every test file then starts from a copy: a PGlite
- * loaded from this dump, or a PostgreSQL database created from this template.
+ * One embedded PostgreSQL for the whole run (as `npm start` runs it, in a folder of its own),
+ * and the PostgreSQL server at TEST_DATABASE_URL when set. Each is migrated once into a
+ * template; every test file then gets a database of its own created from it.
  */
 export default async function setup(project: TestProject) {
-  const tempDir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-test-'));
-  const pglite = await PGlite.create({ extensions: pgliteExtensions });
-  await migrate(new Kysely<Database>({ dialect: new PGliteDialect(pglite) }));
-  const dump = await pglite.dumpDataDir('none');
-  await pglite.close();
-  const templateFile = path.join(tempDir, 'pglite-template.tar');
-  await writeFile(templateFile, Buffer.from(await dump.arrayBuffer()));
-  project.provide('pgliteTemplateFile', templateFile);
-
-  const postgresTemplate = process.env.TEST_DATABASE_URL
-    ? await createPostgresTemplate(process.env.TEST_DATABASE_URL)
-    : null;
-  project.provide('postgresTemplate', postgresTemplate);
-
-  return async () => {
-    await rm(tempDir, { recursive: true, force: true });
-    if (postgresTemplate && process.env.TEST_DATABASE_URL) {
-      await withAdminClient(process.env.TEST_DATABASE_URL, (client) =>
-        client.query(`drop database if exists "${postgresTemplate}" with (force)`),
+  const dataDir = await makeTempDir('soul-reset-test-');
+  const embedded = await startEmbeddedPostgres(dataDir);
+  const cleanups: (() => Promise<void>)[] = [
+    () => rm(dataDir, { recursive: true, force: true }),
+    () => embedded.stop(),
+  ];
+  try {
+    const adminUrl = embedded.url();
+    project.provide('embeddedServer', { adminUrl, template: await createTemplate(adminUrl) });
+    const postgresUrl = process.env.TEST_DATABASE_URL;
+    if (postgresUrl) {
+      const template = await createTemplate(postgresUrl);
+      cleanups.push(() =>
+        withAdminClient(postgresUrl, (client) =>
+          client.query(`drop database if exists "${template}" with (force)`),
+        ).then(() => {}),
       );
+      project.provide('postgresServer', { adminUrl: postgresUrl, template });
+    } else {
+      project.provide('postgresServer', null);
     }
-  };
+  } catch (error) {
+    await teardown(cleanups);
+    throw error;
+  }
+  return () => teardown(cleanups);
 }
 
-async function createPostgresTemplate(adminUrl: string): Promise<string> {
+async function teardown(cleanups: (() => Promise<void>)[]) {
+  while (cleanups.length > 0) await cleanups.pop()!();
+}
+
+async function createTemplate(adminUrl: string): Promise<string> {
   const name = `soul_reset_tpl_${process.pid}_${Date.now()}`;
   await withAdminClient(adminUrl, (client) => client.query(`create database "${name}"`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const { openDatabase } = await import('../../src/server/db/database');
+  const { migrate } = await import('../../src/server/db/migrate');
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 1 });
   try {
     await migrate(database.db);

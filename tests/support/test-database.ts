@@ -1,31 +1,44 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
 import { openDatabase, type AppDatabase, type DatabaseKind } from '../../src/server/db/database';
+import type { TestServer } from '../setup/global-setup';
 import { withAdminClient } from './postgres-admin';
 
-/** PGlite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
-export const testDatabaseKinds: DatabaseKind[] = inject('postgresTemplate')
-  ? ['pglite', 'postgres']
-  : ['pglite'];
+/** The embedded PostgreSQL always; the PostgreSQL server too when TEST_DATABASE_URL is set. */
+export const testDatabaseKinds: DatabaseKind[] = inject('postgresServer')
+  ? ['embedded-postgres', 'postgres']
+  : ['embedded-postgres'];
 
 export type TestDatabase = AppDatabase & {
   /** For tests that need a connection string (a second app instance, a raw client). */
-  url: string | null;
+  url: string;
   dispose(): Promise<void>;
 };
 
+function serverOf(kind: DatabaseKind): TestServer {
+  const server = kind === 'postgres' ? inject('postgresServer') : inject('embeddedServer');
+  if (!server) throw new Error('PostgreSQL tests need TEST_DATABASE_URL.');
+  return server;
+}
+
 /** A fresh, migrated database of its own, copied from the run's template. */
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
-  if (kind === 'pglite') {
-    const template = new Blob([await readFile(inject('pgliteTemplateFile'))]);
-    const database = await openDatabase({ inMemory: true, loadDataDir: template });
-    return { ...database, url: null, dispose: () => database.close() };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const template = inject('postgresTemplate');
-  if (!adminUrl || !template) throw new Error('PostgreSQL tests need TEST_DATABASE_URL.');
-  const name = `soul_reset_test_${randomBytes(6).toString('hex')}`;
+export function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  const server = serverOf(kind);
+  return createDatabase(kind, server.adminUrl, 'test', server.template);
+}
+
+/** A new database with no tables at all (restores and copies need one). */
+export function createEmptyTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  return createDatabase(kind, serverOf(kind).adminUrl, 'empty', 'template0');
+}
+
+async function createDatabase(
+  kind: DatabaseKind,
+  adminUrl: string,
+  purpose: string,
+  template: string,
+): Promise<TestDatabase> {
+  const name = `soul_reset_${purpose}_${randomBytes(6).toString('hex')}`;
   await withAdminClient(adminUrl, (client) =>
     client.query(`create database "${name}" template "${template}"`),
   );
@@ -34,6 +47,7 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const database = await openDatabase({ databaseUrl: url.toString() });
   return {
     ...database,
+    kind,
     url: url.toString(),
     dispose: async () => {
       await database.close();
@@ -67,34 +81,4 @@ export function describeEachDatabase(
       }, kind);
     });
   }
-}
-
-/**
- * A new database with no tables at all (restores and copies need one): an in-memory PGlite,
- * or a PostgreSQL database created from template0.
- */
-export async function createEmptyTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
-  if (kind === 'pglite') {
-    const database = await openDatabase({ inMemory: true });
-    return { ...database, url: null, dispose: () => database.close() };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('PostgreSQL tests need TEST_DATABASE_URL.');
-  const name = `soul_reset_empty_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(adminUrl, (client) =>
-    client.query(`create database "${name}" template template0`),
-  );
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString() });
-  return {
-    ...database,
-    url: url.toString(),
-    dispose: async () => {
-      await database.close();
-      await withAdminClient(adminUrl, (client) =>
-        client.query(`drop database if exists "${name}" with (force)`),
-      );
-    },
-  };
 }

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
@@ -9,6 +8,7 @@ import { testConfig } from '../../../tests/support/test-config';
 import { openDatabase } from '../db/database';
 import { startServer } from '../server';
 import { appTables } from './app-tables';
+import { makeTempDir } from '../../../tests/support/temp-dir';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const cli = path.join(root, 'src/server/backup/backup-cli.ts');
@@ -41,7 +41,7 @@ describe('npm run db:backup / db:restore (embedded database, real processes)', (
   let dir: string;
   let dataDir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-backup-cli-'));
+    dir = await makeTempDir('soul-reset-backup-cli-');
     const config = await testConfig({ PORT: '0' });
     dataDir = config.dataDir;
     const server = await startServer(config);
@@ -73,7 +73,7 @@ describe('npm run db:backup / db:restore (embedded database, real processes)', (
     const file = path.join(dir, 'site.jsonl.gz');
     const backup = await runCli(['backup', '--out', file], { DATA_DIR: dataDir });
     expect(backup.code, backup.stderr).toBe(0);
-    expect(backup.stdout).toMatch(/^Backed up \d+ tables, \d+ rows of embedded PGlite/);
+    expect(backup.stdout).toMatch(/^Backed up \d+ tables, \d+ rows of embedded PostgreSQL 17 in /);
 
     const restoredDir = path.join(dir, 'restored');
     const restore = await runCli(['restore', '--in', file], { DATA_DIR: restoredDir });

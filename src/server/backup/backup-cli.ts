@@ -6,9 +6,14 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ConfigError, loadConfig, type Config } from '../config/load-config';
 import { DataDirLockedError } from '../db/data-dir-lock';
-import { describePostgresUrl, openDatabase, type AppDatabase } from '../db/database';
+import {
+  databaseOptions,
+  describePostgresUrl,
+  openDatabase,
+  type AppDatabase,
+} from '../db/database';
+import { EmbeddedPostgresError } from '../db/embedded-postgres';
 import { isDatabaseUnavailable } from '../http/errors';
-import { databaseOptions } from '../server';
 import { BackupFileError, RestoreRefusedError, backupFileName } from './backup-format';
 import { loadBackup } from './load-backup';
 import { readBackupFile } from './read-backup-file';
@@ -138,7 +143,8 @@ function describeFailure(command: Command, error: unknown, config: Config | unde
     error instanceof BackupFileError ||
     error instanceof RestoreRefusedError ||
     error instanceof Unreachable ||
-    error instanceof DataDirLockedError
+    error instanceof DataDirLockedError ||
+    error instanceof EmbeddedPostgresError
   ) {
     return error.message;
   }
@@ -160,7 +166,7 @@ try {
   console.log(await run(command, args, config));
 } catch (error) {
   const reason = describeFailure(command, error, config);
-  // "Cannot restore: the file ..." reads as one sentence; names like PGlite keep their case.
+  // "Cannot restore: the file ..." reads as one sentence; a leading acronym (DATA_DIR) keeps its case.
   const sentence = /^[A-Z][a-z]/.test(reason) ? reason[0]!.toLowerCase() + reason.slice(1) : reason;
   console.error(`${VERB[command]}: ${sentence}`);
   if (error instanceof UsageError) console.error(USAGE);

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../../../tests/support/sign-in';
@@ -18,6 +17,7 @@ import { startServer, type RunningServer } from '../server';
 import { appTables, qualifiedName } from './app-tables';
 import { loadBackup } from './load-backup';
 import { readBackupFile } from './read-backup-file';
+import { makeTempDir } from '../../../tests/support/temp-dir';
 
 const ADMIN = 'owner@example.com';
 
@@ -40,7 +40,7 @@ for (const kind of testDatabaseKinds) {
     let postgres: TestDatabase | undefined;
 
     beforeAll(async () => {
-      dir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-backup-concurrent-'));
+      dir = await makeTempDir('soul-reset-backup-concurrent-');
       sink = await startSmtpSink();
       postgres = kind === 'postgres' ? await createTestDatabase('postgres') : undefined;
       const config = await testConfig({

@@ -26,7 +26,7 @@ export const backupHeaderSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
   version: z.number().int().positive(),
   created_at: z.string(),
-  /** The database it was taken from: "pglite" or "postgres". */
+  /** The database it was taken from: "embedded-postgres", "postgres", or "pglite" (earlier versions). */
   source: z.string(),
   /** The migration level: the versions in schema_migrations, oldest first. */
   migrations: z.array(z.string()),

@@ -23,7 +23,8 @@ export const FETCH_ROWS = 1_000;
  */
 export async function* readSnapshot(
   db: Kysely<Database>,
-  source: DatabaseKind,
+  /** Recorded in the header: the kind of database, or "pglite" for an earlier version's. */
+  source: DatabaseKind | 'pglite',
 ): AsyncGenerator<BackupRecord> {
   const trx = await db.startTransaction().execute();
   try {

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from './data-dir-lock';
+import { APP_LOCK, DataDirLockedError, lockDataDir } from './data-dir-lock';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterEach(() => {
@@ -25,23 +25,21 @@ describe('lockDataDir', () => {
   it('writes this process id and removes the lock on release', async () => {
     const dir = await tempDir();
     const lock = await lockDataDir(dir);
-    expect((await readFile(path.join(dir, 'pglite.lock'), 'utf8')).trim()).toBe(
-      String(process.pid),
-    );
+    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(String(process.pid));
     await lock.release();
-    await expect(stat(path.join(dir, 'pglite.lock'))).rejects.toThrow(/ENOENT/);
+    await expect(stat(path.join(dir, APP_LOCK))).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses a directory held by another running process, with a clear message', async () => {
     const dir = await tempDir();
     const pid = otherLiveProcess();
-    await writeFile(path.join(dir, 'pglite.lock'), `${pid}\n`);
+    await writeFile(path.join(dir, APP_LOCK), `${pid}\n`);
     const attempt = lockDataDir(dir);
     await expect(attempt).rejects.toBeInstanceOf(DataDirLockedError);
     await expect(lockDataDir(dir)).rejects.toThrow(
       `The data directory ${dir} is in use by another process (pid ${pid}).`,
     );
-    expect((await readFile(path.join(dir, 'pglite.lock'), 'utf8')).trim()).toBe(String(pid));
+    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(String(pid));
   });
 
   it('refuses a second lock in the same process', async () => {
@@ -55,12 +53,19 @@ describe('lockDataDir', () => {
     const dir = await tempDir();
     const child = spawn(process.execPath, ['-e', '0']);
     await new Promise((resolve) => child.on('exit', resolve));
-    await writeFile(path.join(dir, 'pglite.lock'), `${child.pid}\n`);
+    await writeFile(path.join(dir, APP_LOCK), `${child.pid}\n`);
     const lock = await lockDataDir(dir);
-    expect((await readFile(path.join(dir, 'pglite.lock'), 'utf8')).trim()).toBe(
-      String(process.pid),
-    );
+    expect((await readFile(path.join(dir, APP_LOCK), 'utf8')).trim()).toBe(String(process.pid));
     await lock.release();
+  });
+
+  it('takes over a stale lock that holds its own pid (a restarted container reuses pids)', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, APP_LOCK), `${process.pid}\n`);
+    const lock = await lockDataDir(dir);
+    await expect(lockDataDir(dir)).rejects.toThrow(/already open in this process/);
+    await lock.release();
+    await expect(stat(path.join(dir, APP_LOCK))).rejects.toThrow(/ENOENT/);
   });
 
   it('creates the data directory and its parents', async () => {

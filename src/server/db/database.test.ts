@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { TableName } from '../../shared/tables';
 import { describeEachDatabase } from '../../../tests/support/test-database';
-import { PGLITE_SHARED_BUFFERS } from './database';
 import { loadMigrations, migrate } from './migrate';
 
 const formColumns = [
@@ -281,10 +280,23 @@ describeEachDatabase('database', (use) => {
 });
 
 describeEachDatabase('embedded database settings', (use, kind) => {
-  it.runIf(kind === 'pglite')('keeps PostgreSQL shared buffers small to bound memory', async () => {
-    const { rows } = await sql<{
-      size: string;
-    }>`select current_setting('shared_buffers') as size`.execute(use().db);
-    expect(rows[0]?.size).toBe(PGLITE_SHARED_BUFFERS);
-  });
+  it.runIf(kind === 'embedded-postgres')(
+    'is durable (fsync on, full page writes) and listens on a private unix socket only',
+    async () => {
+      const { rows } = await sql<{ name: string; setting: string }>`
+        select name, setting from pg_settings
+        where name in ('fsync', 'full_page_writes', 'synchronous_commit', 'listen_addresses',
+          'unix_socket_permissions', 'server_version_num')
+        order by name`.execute(use().db);
+      const settings = Object.fromEntries(rows.map((row) => [row.name, row.setting]));
+      expect(settings).toMatchObject({
+        fsync: 'on',
+        full_page_writes: 'on',
+        synchronous_commit: 'on',
+        listen_addresses: '',
+        unix_socket_permissions: '0700',
+      });
+      expect(Number(settings.server_version_num)).toBeGreaterThanOrEqual(170000);
+    },
+  );
 });

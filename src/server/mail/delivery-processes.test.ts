@@ -51,7 +51,7 @@ describeEachDatabase('mail delivery across processes', (use, kind) => {
     expect(mail.envelopeTo).toEqual([OWNER]);
     await second.stop();
 
-    // Read the stored state with the server stopped (PGlite allows one process at a time).
+    // Read the stored state with the server stopped: its data directory is one app's at a time.
     const database: AppDatabase =
       kind === 'postgres' ? use() : await openDatabase({ dataDir: databaseEnv.DATA_DIR! });
     try {
@@ -73,7 +73,7 @@ describeEachDatabase('mail delivery across processes', (use, kind) => {
       expect(delivery.status).toBe('sent');
       expect([1, 2]).toContain(delivery.attempts);
     } finally {
-      if (kind === 'pglite') await database.close();
+      if (kind !== 'postgres') await database.close();
     }
     expect(sink.messages.filter((received) => received.headers['reply-to'] === email)).toHaveLength(
       1,

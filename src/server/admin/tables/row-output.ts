@@ -8,7 +8,7 @@ import type { StoredRow } from './dynamic-tables';
 
 /**
  * A stored value as the admin API carries it: timestamps as ISO 8601 in UTC, ids and numbers
- * as JSON numbers (node-postgres and PGlite return numeric columns as strings).
+ * as JSON numbers (node-postgres returns numeric columns as strings).
  */
 function toCell(field: FieldConfig, value: unknown): CellValue {
   if (value === null || value === undefined) return null;
