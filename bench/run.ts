@@ -94,17 +94,16 @@ try {
     results.admin = admin;
   }
   if (selected('admin-search')) {
-    const rows = Number(process.env.BENCH_ADMIN_SEARCH_ROWS ?? 1_000_000);
-    console.log(`admin-search: PGlite, ${rows} rows...`);
+    const sizes = (process.env.BENCH_ADMIN_SEARCH_ROWS ?? '300000,1000000').split(',').map(Number);
+    console.log(`admin-search: PGlite, ${sizes.join(' and ')} rows...`);
     const search: Record<string, unknown> = {
-      pglite: await benchAdminSearch(root, path.join(scratchDir, 'search-pglite'), rows),
+      pglite: await benchAdminSearch(root, path.join(scratchDir, 'search-pglite'), sizes),
     };
     if (pg) {
-      console.log(`admin-search: PostgreSQL, ${rows} rows...`);
-      search.postgres = await benchAdminSearch(root, path.join(scratchDir, 'search-pg'), rows, pg);
+      console.log(`admin-search: PostgreSQL, ${sizes.join(' and ')} rows...`);
+      search.postgres = await benchAdminSearch(root, path.join(scratchDir, 'search-pg'), sizes, pg);
     }
     results.admin_search = search;
-    console.log(JSON.stringify(search, null, 2));
   }
   if (selected('start')) {
     console.log('start: PGlite...');
