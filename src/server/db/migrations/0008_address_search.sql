@@ -16,15 +16,9 @@ AS $$
   END
 $$;
 
-DO $$
-DECLARE
-  t text;
-BEGIN
-  FOREACH t IN ARRAY ARRAY['form_submissions', 'contact_us_submissions', 'soul_reset_submissions',
-    'free_product_gift_submissions', 'refund_inquiries', 'terms_of_service_feedback']
-  LOOP
-    EXECUTE format('CREATE INDEX %I ON %I (address_search_key(email) text_pattern_ops)',
-      t || '_address_key_idx', t);
-  END LOOP;
-END
-$$;
+CREATE INDEX form_submissions_address_key_idx ON form_submissions (address_search_key(email) text_pattern_ops);
+CREATE INDEX contact_us_submissions_address_key_idx ON contact_us_submissions (address_search_key(email) text_pattern_ops);
+CREATE INDEX soul_reset_submissions_address_key_idx ON soul_reset_submissions (address_search_key(email) text_pattern_ops);
+CREATE INDEX free_product_gift_submissions_address_key_idx ON free_product_gift_submissions (address_search_key(email) text_pattern_ops);
+CREATE INDEX refund_inquiries_address_key_idx ON refund_inquiries (address_search_key(email) text_pattern_ops);
+CREATE INDEX terms_of_service_feedback_address_key_idx ON terms_of_service_feedback (address_search_key(email) text_pattern_ops);
