@@ -215,7 +215,7 @@ function adminSearchTable(search: AnyRecord): string {
     }
   }
   return table(
-    'Admin search (form_submissions, addresses bulk1@scale.test…, p50 of 60 requests; target: searches and counts ≤ 5× plain, goal 2×; the plans are in the JSON)',
+    'Admin search (form_submissions, addresses bulk1@scale.test…, p50 of 60 interleaved rounds; target: searches and counts ≤ 5× plain, goal 2×; the plans are in the JSON)',
     [
       'db',
       'rows',
