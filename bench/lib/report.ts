@@ -126,6 +126,7 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
+  if (results.admin_search) parts.push(adminSearchTable(results.admin_search));
   if (results.memory) {
     parts.push(
       table(
@@ -210,6 +211,43 @@ export function formatResults(results: AnyRecord): string {
     );
   }
   return parts.join('\n');
+}
+
+/** Each search and count next to the plain page of the same size and run. */
+function adminSearchTable(search: AnyRecord): string {
+  const x = (ms: number, times: number) => `${ms} ms (${times}×)`;
+  const rows: Row[] = [];
+  for (const [db, sizes] of Object.entries(search)) {
+    for (const r of sizes as AnyRecord[]) {
+      rows.push([
+        db,
+        r.rows.toLocaleString('en-US'),
+        `${r.plain_ms} ms`,
+        ...['rare', 'address', 'address_start', 'local_part'].map((name) =>
+          x(r.searches[name].ms, r.searches[name].x_plain),
+        ),
+        x(r.unsent_count_ms, r.unsent_count_x_plain),
+        `${r.intent_count_ms} ms`,
+        `${r.export.seconds} s, +${r.export.rss_growth_mb} MB`,
+      ]);
+    }
+  }
+  return table(
+    'Admin search (form_submissions, addresses bulk1@scale.test…, p50 of 60 interleaved rounds; target: searches and counts ≤ 5× plain, goal 2×; the plans are in the JSON)',
+    [
+      'db',
+      'rows',
+      'plain page',
+      'rare word',
+      'address',
+      'address start',
+      'local part',
+      '"email not sent"',
+      'purchase intent',
+      'Export all, RSS growth',
+    ],
+    rows,
+  );
 }
 
 /** The webhook loads with the bare route beside them, and the downloads beside @fastify/static. */

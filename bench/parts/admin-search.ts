@@ -9,34 +9,48 @@ const REQUESTS = 60;
 const WARM_UP = 10;
 /** A term only three rows have, never emailed, among a million generated submissions. */
 const RARE = 'Quillfeather';
+/** The generated addresses: bulk1@scale.test, bulk2@scale.test, … one domain, alike. */
+const ADDRESSES = { before: 'bulk', after: '@scale.test' };
+/** Searches timed against the plain page, each finding `matches` rows at any size from 123,457. */
+const SEARCHES = {
+  rare: { q: RARE.toLowerCase(), matches: 3 },
+  address: { q: 'bulk123457@scale.test', matches: 1 },
+  address_start: { q: 'bulk123457@scale', matches: 1 },
+  /** Without its "@" a start is a plain substring again, left to the trigram indexes. */
+  local_part: { q: 'bulk123457', matches: 1 },
+};
+type SearchName = keyof typeof SEARCHES;
 
 export type AdminSearchResult = {
   rows: number;
   /** p50 of each list request, in ms; `x_plain` is its multiple of the plain page's p50. */
   plain_ms: number;
-  rare_search_ms: number;
-  rare_search_x_plain: number;
+  searches: Record<SearchName, { q: string; ms: number; x_plain: number }>;
   unsent_count_ms: number;
   unsent_count_x_plain: number;
   /** A filter that matches half the rows, for scale (its count reads every match). */
   intent_count_ms: number;
   export: { rows: number; seconds: number; rss_before_mb: number; rss_growth_mb: number };
+  /** EXPLAIN (ANALYZE, BUFFERS) of each search's count and first page. */
+  plans: Record<SearchName, { count: string; page: string }>;
 };
 
 /**
- * Search, filtered counts and Export all at `rows` rows of form_submissions, as the signed-in
- * owner sees them: each list request is timed against the plain first page in the same run,
- * and the server's resident memory is sampled while every row is exported.
+ * Search, filtered counts and Export all as the signed-in owner sees them, with
+ * form_submissions grown in steps to each of `sizes` rows (three of them with a rare name and
+ * never emailed, the rest with addresses alike): each list request is timed against the plain
+ * first page in the same run, the searches' plans are kept, and the server's resident memory
+ * is sampled while every row is exported.
  */
 export async function benchAdminSearch(
   root: string,
   dataDir: string,
-  rows: number,
+  sizes: number[],
   postgresAdminUrl?: string,
-): Promise<AdminSearchResult> {
+): Promise<AdminSearchResult[]> {
   const { server, cookie, close } = await startAdminBenchServer(root, dataDir, postgresAdminUrl);
   try {
-    await postJson(server.url, '/__bench/fill', { rows: rows - 3 });
+    await postJson(server.url, '/__bench/fill', { rows: sizes[0]! - 3, addresses: ADDRESSES });
     for (let i = 1; i <= 3; i += 1) {
       await postJson(
         server.url,
@@ -45,46 +59,73 @@ export async function benchAdminSearch(
         { cookie },
       );
     }
-    const time = (query: TableQuery, expected: number) =>
-      timeList(server.url, cookie, query, expected);
-    const plain = await time({}, rows);
-    const rare = await time({ q: RARE.toLowerCase() }, 3);
-    const unsent = await time({ filter: { email_sent: false } }, 3);
-    const intent = await time({ filter: { purchase_intent: true } }, -1);
-    return {
-      rows,
-      plain_ms: plain,
-      rare_search_ms: rare,
-      rare_search_x_plain: round(rare / plain, 2),
-      unsent_count_ms: unsent,
-      unsent_count_x_plain: round(unsent / plain, 2),
-      intent_count_ms: intent,
-      export: await timeExport(server, cookie, rows),
-    };
+    const results: AdminSearchResult[] = [];
+    for (const rows of sizes) {
+      await postJson(server.url, '/__bench/fill', { rows, addresses: ADDRESSES });
+      const names = Object.keys(SEARCHES) as SearchName[];
+      const [plain, unsent, ...found] = (await timeLists(server.url, cookie, [
+        { query: {}, expected: rows },
+        { query: { filter: { email_sent: false } }, expected: 3 },
+        ...names.map((name) => ({
+          query: { q: SEARCHES[name].q },
+          expected: SEARCHES[name].matches,
+        })),
+      ])) as [number, number, ...number[]];
+      const [intent] = (await timeLists(server.url, cookie, [
+        { query: { filter: { purchase_intent: true } }, expected: -1 },
+      ])) as [number];
+      const searches = {} as AdminSearchResult['searches'];
+      const plans = {} as AdminSearchResult['plans'];
+      for (const [i, name] of names.entries()) {
+        const { q } = SEARCHES[name];
+        searches[name] = { q, ms: found[i]!, x_plain: round(found[i]! / plain, 2) };
+        const explained = await postJson(server.url, '/__bench/explain', { table: TABLE, q });
+        plans[name] = (await explained.json()) as AdminSearchResult['plans'][SearchName];
+      }
+      results.push({
+        rows,
+        plain_ms: plain,
+        searches,
+        unsent_count_ms: unsent,
+        unsent_count_x_plain: round(unsent / plain, 2),
+        intent_count_ms: intent,
+        export: await timeExport(server, cookie, rows),
+        plans,
+      });
+    }
+    return results;
   } finally {
     await close();
   }
 }
 
-async function timeList(
+/**
+ * The p50 of each list request, in ms: `WARM_UP` then `REQUESTS` rounds of one request each,
+ * in turn (each round starting one further on), so a machine that gets busier meanwhile
+ * slows them all alike. `expected` is the count each must answer (-1: any).
+ */
+async function timeLists(
   url: string,
   cookie: string,
-  query: TableQuery,
-  expected: number,
-): Promise<number> {
-  const target = `${url}${tableRowsPath(TABLE)}${tableQueryString(query, 0)}`;
-  const samples: number[] = [];
-  for (let i = 0; i < WARM_UP + REQUESTS; i += 1) {
-    const started = performance.now();
-    const response = await fetch(target, { headers: { cookie } });
-    const body = (await response.json()) as { count?: number };
-    const elapsed = performance.now() - started;
-    if (!response.ok || (expected >= 0 && body.count !== expected)) {
-      throw new Error(`GET ${target} answered ${response.status}: ${JSON.stringify(body)}`);
+  lists: { query: TableQuery; expected: number }[],
+): Promise<number[]> {
+  const samples = lists.map((): number[] => []);
+  for (let turn = 0; turn < WARM_UP + REQUESTS; turn += 1) {
+    for (let step = 0; step < lists.length; step += 1) {
+      const index = (turn + step) % lists.length;
+      const { query, expected } = lists[index]!;
+      const target = `${url}${tableRowsPath(TABLE)}${tableQueryString(query, 0)}`;
+      const started = performance.now();
+      const response = await fetch(target, { headers: { cookie } });
+      const body = (await response.json()) as { count?: number };
+      const elapsed = performance.now() - started;
+      if (!response.ok || (expected >= 0 && body.count !== expected)) {
+        throw new Error(`GET ${target} answered ${response.status}: ${JSON.stringify(body)}`);
+      }
+      if (turn >= WARM_UP) samples[index]!.push(elapsed);
     }
-    if (i >= WARM_UP) samples.push(elapsed);
   }
-  return round(percentile(samples, 50), 1);
+  return samples.map((times) => round(percentile(times, 50), 1));
 }
 
 /** Streams every row's CSV and discards it, sampling the server's RSS every 50 ms. */

@@ -35,24 +35,33 @@ async function listMatching(
   page: number,
   query: ListQuery,
 ): Promise<Page> {
-  const name = sql.table(table.db_table_name);
+  // The count first: it says how to find the page.
+  const count = Number((await countMatching(table, query).execute(db)).rows[0]!.count);
+  const rows = await pageMatching(table, query, page, count).execute(db);
+  return { rows: rows.rows, count };
+}
+
+/** The exact number of rows `query` matches. */
+export function countMatching(table: TableConfig, query: ListQuery) {
+  return sql<{ count: number }>`
+    select count(*) as count from ${sql.table(table.db_table_name)}
+    where ${whereMatching(table, query)}`;
+}
+
+/**
+ * Page `page` of the `count` rows `query` matches. Walking the id index from the newest row
+ * finds ten of many matches at once, but reads the whole table for a rare search term (the
+ * planner cannot tell how rare a substring is); a few matches are cheaper to take from the
+ * search indexes and sort.
+ */
+export function pageMatching(table: TableConfig, query: ListQuery, page: number, count: number) {
   const columns = sql.join(table.field_list.map((field) => sql.ref(field.db_name)));
-  const where = whereMatching(table, query);
-  // The count first: it says how to find the page. Walking the id index from the newest row
-  // finds ten of many matches at once, but reads the whole table for a rare search term (the
-  // planner cannot tell how rare a substring is); a few matches are cheaper to take from the
-  // search indexes and sort.
-  const count = Number(
-    (await sql<{ count: number }>`select count(*) as count from ${name} where ${where}`.execute(db))
-      .rows[0]!.count,
-  );
   const order =
     count <= FEW_MATCHES ? orderMatching(query, { avoidIndex: true }) : orderMatching(query);
-  const rows = await sql<StoredRow>`
-    select ${columns} from ${name} where ${where}
+  return sql<StoredRow>`
+    select ${columns} from ${sql.table(table.db_table_name)} where ${whereMatching(table, query)}
     order by ${order}
-    limit ${PAGE_SIZE} offset ${page * PAGE_SIZE}`.execute(db);
-  return { rows: rows.rows, count };
+    limit ${PAGE_SIZE} offset ${page * PAGE_SIZE}`;
 }
 
 const countedTablesOf = new WeakMap<Kysely<Database>, Promise<Set<string>>>();
