@@ -104,14 +104,23 @@ async function sides<T>(
   return out;
 }
 
+const seconds: Record<string, number> = {};
+/** Runs a selected part, keeps its results under its name and how long it took. */
+async function part(name: Part, measure: () => Promise<unknown>) {
+  if (!selected(name)) return;
+  const started = performance.now();
+  results[name.replace('-', '_')] = await measure();
+  seconds[name] = Math.round((performance.now() - started) / 1000);
+}
+
 try {
-  if (selected('page')) {
+  await part('page', () => {
     console.log(
       `page: Lighthouse mobile, ${runs} rounds of home, its no-script floor and routes...`,
     );
-    results.page = await benchPage(root, runs, dir('page'));
-  }
-  if (selected('memory')) {
+    return benchPage(root, runs, dir('page'));
+  });
+  await part('memory', async () => {
     console.log('memory: embedded PostgreSQL...');
     const memory: Record<string, unknown> = { embedded: await benchMemory(root) };
     const pglite = await pgliteRoot();
@@ -119,55 +128,57 @@ try {
       console.log('memory: PGlite release...');
       memory.pglite = await benchMemory(root, pglite);
     }
-    results.memory = memory;
-  }
-  if (selected('start')) {
-    results.start = await sides(
-      'start',
-      ({ postgres, serverRoot }) => benchStart(root, postgres, serverRoot),
-      { reference: true },
-    );
-  }
-  if (selected('submit')) {
-    results.submit = await sides(
+    return memory;
+  });
+  await part('start', () =>
+    sides('start', ({ postgres, serverRoot }) => benchStart(root, postgres, serverRoot), {
+      reference: true,
+    }),
+  );
+  await part('submit', () =>
+    sides(
       'submit',
       ({ dataDir, postgres, serverRoot }) => benchSubmit(root, dataDir, postgres, serverRoot),
       { reference: true },
-    );
-  }
-  if (selected('orders')) {
-    results.orders = await sides(
+    ),
+  );
+  await part('orders', () =>
+    sides(
       'orders',
       ({ dataDir, postgres, serverRoot }) => benchOrders(root, dataDir, postgres, serverRoot),
       { reference: true },
-    );
-  }
-  if (selected('admin')) {
-    results.admin = await sides('admin', ({ dataDir, postgres }) =>
+    ),
+  );
+  await part('admin', () =>
+    sides('admin', ({ dataDir, postgres }) =>
       benchAdmin(root, dataDir, [10_000, 100_000, 1_000_000], postgres),
-    );
-  }
-  if (selected('admin-search')) {
+    ),
+  );
+  await part('admin-search', () => {
     const sizes = (process.env.BENCH_ADMIN_SEARCH_ROWS ?? '300000,1000000').split(',').map(Number);
-    results.admin_search = await sides('admin-search', ({ dataDir, postgres }) =>
+    return sides('admin-search', ({ dataDir, postgres }) =>
       benchAdminSearch(root, dataDir, sizes, postgres),
     );
-  }
-  if (selected('backup')) {
-    results.backup = await sides('backup', ({ dataDir, postgres }) =>
-      benchBackup(root, dataDir, 1_000_000, postgres),
-    );
-  }
-  if (selected('events')) {
-    results.events = await sides('events', ({ dataDir, postgres }) =>
-      benchEvents(root, dataDir, postgres),
-    );
-  }
+  });
+  await part('backup', () =>
+    sides('backup', ({ dataDir, postgres }) => benchBackup(root, dataDir, 1_000_000, postgres)),
+  );
+  await part('events', () =>
+    sides('events', ({ dataDir, postgres }) => benchEvents(root, dataDir, postgres)),
+  );
 } finally {
   await rm(scratchDir, { recursive: true, force: true });
 }
 
 await mkdir(path.dirname(path.resolve(values.out)), { recursive: true });
 await writeFile(path.resolve(values.out), `${JSON.stringify(results, null, 2)}\n`);
+results.seconds = seconds;
 printResults(results);
+console.log(
+  `\nSeconds per part: ${Object.entries(seconds)
+    .map(([name, s]) => `${name} ${s}`)
+    .join(
+      ', ',
+    )}; ${Math.round(performance.now() / 1000)} s in all (with the build and the reference).`,
+);
 console.log(`\nJSON written to ${path.relative(process.cwd(), path.resolve(values.out))}`);

@@ -29,7 +29,7 @@ const PROVIDER_DELAY_MS = 150;
  * How long the bench waits for the queue to send what one load left behind. A provider that
  * takes 150 ms a message drains at most pool size ÷ 0.15 s; what is left then is reported.
  */
-const DRAIN_LIMIT_MS = 60_000;
+const DRAIN_LIMIT_MS = 30_000;
 
 /** A load on the submit route, and how long its emails took to be delivered. */
 type SubmitLoad = LoadResult & {
