@@ -14,6 +14,9 @@ async function main() {
     config = loadConfig();
     // The database starts while the app's modules load (a separate chunk of the bundle).
     const database = openDatabase(databaseOptions(config));
+    // Its failure (say, the data directory in use) is reported below once startServer awaits
+    // it; until then it must not count as an unhandled rejection, which would end the process.
+    database.catch(() => undefined);
     const { startServer } = await import('./server').catch(async (error: unknown) => {
       await (await database.catch(() => undefined))?.close();
       throw error;
