@@ -44,6 +44,8 @@ export const test = base.extend<{ analytics: string[] }, WorkerFixtures>({
       if (!adminUrl) {
         const dataDir = await makeDataDir();
         const pool = new pg.Pool({ connectionString: embeddedDatabaseUrl(dataDir), max: 2 });
+        // The server stops its PostgreSQL before this fixture ends, closing idle connections.
+        pool.on('error', () => undefined);
         try {
           await use({
             env: { DATA_DIR: dataDir },
@@ -114,6 +116,20 @@ export async function openForm(page: Page, hash: string, name: string): Promise<
   const form = page.getByRole('form', { name });
   await expect(form).toBeVisible();
   return form;
+}
+
+/**
+ * Waits until the delivery worker has recorded the owner's email of `email`'s row as sent: the
+ * sink holds the message a moment before the worker, answered by the server, stores that.
+ */
+export async function recordedAsSent(stored: StoredRows, table: string, email: string) {
+  await expect
+    .poll(
+      async () =>
+        (await stored.query(`select email_sent from ${table} where email = $1`, [email]))[0]
+          ?.email_sent,
+    )
+    .toBe(true);
 }
 
 /** Drops the browser's own log line for a response the test provoked on purpose. */

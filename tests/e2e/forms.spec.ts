@@ -5,6 +5,7 @@ import {
   expect,
   openForm,
   OWNER_EMAIL,
+  recordedAsSent,
   test,
   visitorEmail,
 } from './forms-fixtures';
@@ -56,6 +57,7 @@ test('order form: texts, success with the owner email and row, Reset, then dupli
   expect(mail.html).toContain('Is it a PDF?<br>5 &gt; 3');
   expect(mail.html).toContain('Intenzione d&#39;acquisto');
 
+  await recordedAsSent(stored, 'form_submissions', email);
   const rows = await stored.query(
     'select name, message, purchase_intent, email_sent, email_sent_at from form_submissions where email = $1',
     [email],
@@ -124,6 +126,7 @@ test('contact form on /contact-us and on the home page', async ({
   expect(mail.subject).toBe('[Soul Reset Bundle] NEW CONTACT MESSAGE');
   expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   expect(mail.html).not.toContain('<script>');
+  await recordedAsSent(stored, 'form_submissions', email);
   const rows = await stored.query(
     'select purchase_intent, email_sent from form_submissions where email = $1',
     [email],
@@ -173,6 +176,7 @@ test('refund form: success, and a refused email still shows success with email_s
   } finally {
     smtpSink.rejectAll(false);
   }
+  await recordedAsSent(stored, 'refund_inquiries', email);
   const rows = await stored.query(
     'select email, email_sent, email_sent_at from refund_inquiries where email = any($1) order by id',
     [[email, failing]],

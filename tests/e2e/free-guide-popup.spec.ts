@@ -1,6 +1,6 @@
 // The scroll-triggered free-guide popup against the built server and an SMTP sink.
 import type { Page } from '@playwright/test';
-import { expect, OWNER_EMAIL, test, visitorEmail } from './forms-fixtures';
+import { expect, OWNER_EMAIL, recordedAsSent, test, visitorEmail } from './forms-fixtures';
 
 const GUIDE_URL = '/downloads/free-mindfulness-guide.pdf';
 
@@ -98,6 +98,7 @@ test('request the guide: link, owner email, stored row, then duplicate and a dif
   expect(mail.subject).toBe('[Soul Reset Bundle] NEW FREE GUIDE REQUEST');
   expect(mail.html).toContain('Ada &lt;i&gt;L&lt;/i&gt;');
   expect(mail.html).toContain('Requested at');
+  await recordedAsSent(stored, 'free_product_gift_submissions', email);
   const rows = await stored.query(
     'select name, email_sent from free_product_gift_submissions where email = $1',
     [email],
