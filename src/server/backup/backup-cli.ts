@@ -19,6 +19,7 @@ import { loadBackup } from './load-backup';
 import { readBackupFile } from './read-backup-file';
 import { readSnapshot } from './read-snapshot';
 import { writeBackupFile, type BackupSummary } from './write-backup-file';
+import { errorMessage } from '../../shared/error-message';
 
 type Command = 'backup' | 'restore' | 'copy';
 
@@ -53,9 +54,7 @@ class Unreachable extends Error {
     readonly where: string,
     readonly reason: unknown,
   ) {
-    super(
-      `the database at ${where} cannot be reached (${reason instanceof Error ? reason.message : String(reason)}).`,
-    );
+    super(`the database at ${where} cannot be reached (${errorMessage(reason)}).`);
   }
 }
 
@@ -151,7 +150,7 @@ function describeFailure(command: Command, error: unknown, config: Config | unde
   if (config?.databaseUrl && isDatabaseUnavailable(error)) {
     return new Unreachable(describePostgresUrl(config.databaseUrl), error).message;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.split('\n')[0]!;
 }
 
