@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError, loadConfig, type Config } from '../config/load-config';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import {
@@ -40,11 +40,11 @@ const LOCKED: Record<Command, (dir: string) => string> = {
     `the site is running on the data directory ${dir}: stop it first, so no submission arrives after the copy, then run this again.`,
 };
 
-const postgresUrl = z
-  .string()
-  .refine((value) => /^postgres(ql)?:\/\/\S+$/.test(value) && URL.canParse(value), {
-    message: 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database',
-  });
+const postgresUrl = z.string().check(
+  z.refine((value) => /^postgres(ql)?:\/\/\S+$/.test(value) && URL.canParse(value), {
+    error: 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database',
+  }),
+);
 
 class UsageError extends Error {}
 
