@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { EVENT_BODY_LIMIT, EVENTS_PATH } from '../../shared/insights/insight-events';
 import { insightEventSchema } from '../../shared/insights/insights-api';
-import { HttpError, parsedOr400 } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { parsedOr400 } from '../http/input';
 import { utcDay } from '../../shared/utc-days';
 import { dailyVisitor } from './daily-visitor';
 

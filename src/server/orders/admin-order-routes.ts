@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   ORDERS_PAGE_SIZE,
   orderNotesSchema,
@@ -10,21 +10,15 @@ import {
 } from '../../shared/orders/order-api';
 import { recordAudit, wholeRows } from '../admin/audit/audit-log';
 import type { Database } from '../db/schema';
-import { HttpError, parsedOr400 } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { idParam, pageField, parsedOr400 } from '../http/input';
 import { revokeLinks } from './download-links';
 import { sendLink, type OrderRow } from './fulfilment';
 
 const listQuery = z.object({
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  status: z.enum(['all', ...orderStatuses]).default('all'),
-  q: z.string().trim().max(200).default(''),
-});
-
-const idParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/)
-    .transform(Number),
+  page: pageField,
+  status: z._default(z.enum(['all', ...orderStatuses]), 'all'),
+  q: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
 });
 
 type ListedOrder = OrderRow & { downloads: number; active_links: number };

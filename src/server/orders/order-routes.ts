@@ -13,6 +13,7 @@ import {
 import { paths } from '../../shared/paths';
 import { firstIssue } from '../../shared/forms/form-schemas';
 import { HttpError } from '../http/errors';
+import { parsedOr400 } from '../http/input';
 import { sendBundle } from './bundle-file';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';
 import { useLink } from './download-links';
@@ -198,11 +199,8 @@ export async function orderRoutes(
     RESEND_LINK_PATH,
     { bodyLimit: 4096, config: { rateLimit: { max: 5, timeWindow: 10 * 60_000 } } },
     async (request, reply) => {
-      const parsed = resendLinkSchema.safeParse(request.body);
-      if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
-      const sent = await db
-        .transaction()
-        .execute((trx) => requestNewLink(trx, settings, parsed.data.email));
+      const { email } = parsedOr400(resendLinkSchema, request.body, firstIssue);
+      const sent = await db.transaction().execute((trx) => requestNewLink(trx, settings, email));
       if (sent) wake();
       const answer: ResendLinkAnswer = { status: 'accepted' };
       return reply.code(202).send(answer);

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorBody } from '../http/errors';
 import { pageOfTheYear, renderIndexPage, type CompressedPage } from './index-page';
 
 const HASHED_ASSET = /\/assets\//;
@@ -84,10 +85,9 @@ export function notFound(app: FastifyInstance) {
         /^[\w/-]*$/.test(pathname) &&
         (request.headers.accept ?? '').includes('text/html');
       if (isPage) return reply.redirect(`/#${pathname.replace(/\/+$/, '') || '/'}`, 302);
-      return reply.code(404).send({
-        error: 'Not Found',
-        message: `There is nothing at ${request.method} ${pathname}.`,
-      });
+      return reply
+        .code(404)
+        .send(errorBody(404, `There is nothing at ${request.method} ${pathname}.`));
     },
   );
 }

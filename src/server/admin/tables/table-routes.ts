@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { SavedRow, TablePage } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig } from '../../../shared/admin/table-config';
-import { HttpError } from '../../http/errors';
+import { attachment } from '../../http/content-disposition';
+import { errorBody, HttpError } from '../../http/errors';
+import { idParam, pageQuery, parsedOr400 } from '../../http/input';
 import { csvFileName } from '../../../shared/admin/csv-cells';
 import { exportCsv } from './export-rows';
 import { readListQuery, type ListQuery } from './list-query';
@@ -16,16 +18,9 @@ import { deleteRowsAudited, insertRow, updateRow } from './row-writes';
 
 /** Room for rich text with a few pasted images (Quill stores them as base64). */
 export const ROW_BODY_LIMIT = 2 * 1024 * 1024;
-/** 100 million rows deep; anything further is not a page anyone asked for. */
-export const MAX_PAGE = 10_000_000;
 
 type TableParams = { table: string };
 
-/** A download's name: plain ASCII for every client, and the exact name for those that read it. */
-export function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 type RowParams = { table: string; id: string };
 
 const NOT_IDS = 'The ids must be positive whole numbers.';
@@ -50,24 +45,6 @@ const bulkDeleteBody = z.strictObject(
   },
   { error: 'The body must be { "ids": [ … ] } and nothing else.' },
 );
-
-function readPage(query: unknown): number {
-  const raw = (query as Record<string, unknown> | undefined)?.page;
-  if (raw === undefined) return 0;
-  const page = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(page <= MAX_PAGE)) {
-    throw new HttpError(400, `The page must be a whole number from 0 to ${MAX_PAGE}.`);
-  }
-  return page;
-}
-
-function readId(raw: string): number {
-  const id = /^[1-9]\d*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) {
-    throw new HttpError(400, 'The id must be a positive whole number.');
-  }
-  return id;
-}
 
 // Values the checks let through that the column still refuses (an integer column given 1.5,
 // a value out of its range, a constraint): the admin's mistake, not a fault of the server.
@@ -118,10 +95,14 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
 
     scope.setErrorHandler((error: FastifyError, _request, reply) => {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return reply.code(413).send({
-          error: 'Payload Too Large',
-          message: 'The row is too large to save (at most 2 MiB). Use fewer or smaller images.',
-        });
+        return reply
+          .code(413)
+          .send(
+            errorBody(
+              413,
+              'The row is too large to save (at most 2 MiB). Use fewer or smaller images.',
+            ),
+          );
       }
       // Everything else takes the app's one error shape.
       throw error;
@@ -129,7 +110,7 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
 
     scope.get<{ Params: TableParams }>('/tables/:table/rows', async (request) => {
       const table = configured(request.params.table);
-      const page = readPage(request.query);
+      const { page } = parsedOr400(pageQuery, request.query);
       const query = listQuery(table, request.query);
       const { rows, count } = await listRows(db, table, page, query);
       const answer: TablePage = {
@@ -183,7 +164,7 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
       { bodyLimit: ROW_BODY_LIMIT },
       async (request) => {
         const table = configured(request.params.table);
-        const id = readId(request.params.id);
+        const { id } = parsedOr400(idParam, request.params);
         const input = values(table, request.body);
         const adminEmail = request.admin!.email;
         const row = await writing(() =>
@@ -211,7 +192,7 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
 
     scope.delete<{ Params: RowParams }>('/tables/:table/rows/:id', async (request, reply) => {
       const table = configured(request.params.table);
-      const id = readId(request.params.id);
+      const { id } = parsedOr400(idParam, request.params);
       const audit = { adminEmail: request.admin!.email, action: 'delete' as const };
       if ((await deleteRowsAudited(db, table, [id], audit)) === 0) throw noRow(table, id);
       return reply.code(204).send();
@@ -219,9 +200,7 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
 
     scope.post<{ Params: TableParams }>('/tables/:table/bulk-delete', async (request) => {
       const table = configured(request.params.table);
-      const body = bulkDeleteBody.safeParse(request.body);
-      if (!body.success) throw new HttpError(400, body.error.issues[0]!.message);
-      const ids = [...new Set(body.data.ids)];
+      const ids = [...new Set(parsedOr400(bulkDeleteBody, request.body).ids)];
       const audit = { adminEmail: request.admin!.email, action: 'bulk_delete' as const };
       const answer: BulkDeleted = { deleted: await deleteRowsAudited(db, table, ids, audit) };
       return answer;
