@@ -9,7 +9,7 @@ import {
 import { tableNames } from '../../shared/tables';
 import { HttpError } from '../http/errors';
 import { idParam, pageField, parsedOr400 } from '../http/input';
-import { recordAudit, wholeRows } from '../admin/audit/audit-log';
+import { audited } from '../admin/audit/audit-log';
 import { latestForRecords, listDeliveries, resend } from './delivery-log';
 
 const deliveryQuerySchema = z.object({
@@ -54,19 +54,18 @@ export const deliveryRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.post('/deliveries/:id/resend', async (request, reply) => {
     const { id } = parsedOr400(idParam, request.params, 'Invalid delivery id');
-    const delivery = await db.transaction().execute(async (trx) => {
-      const entry = await resend(trx, id);
-      if (entry) {
-        await recordAudit(trx, {
+    const delivery = await db.transaction().execute((trx) =>
+      audited(
+        trx,
+        {
           adminEmail: request.admin!.email,
           action: 'resend',
           tableName: 'mail_deliveries',
-          rowIds: [entry.id],
-          after: await wholeRows(trx, 'mail_deliveries', [entry.id]),
-        });
-      }
-      return entry;
-    });
+          rowIds: (entry) => [entry.id],
+        },
+        () => resend(trx, id),
+      ),
+    );
     if (!delivery) throw new HttpError(404, `There is no delivery ${id}.`);
     scope.deliveryWorker.wake();
     const answer: ResentDelivery = { delivery };

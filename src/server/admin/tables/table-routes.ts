@@ -13,7 +13,7 @@ import { readRowValues, type WritableValues } from './row-input';
 import { toTableRow } from './row-output';
 import * as z from 'zod/mini';
 import { MAX_BULK_DELETE, type BulkDeleted } from '../../../shared/admin/table-api';
-import { recordAudit, wholeRows } from '../audit/audit-log';
+import { audited } from '../audit/audit-log';
 import { deleteRowsAudited, insertRow, updateRow } from './row-writes';
 
 /** Room for rich text with a few pasted images (Quill stores them as base64). */
@@ -140,19 +140,18 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
         const input = values(table, request.body);
         const adminEmail = request.admin!.email;
         const row = await writing(() =>
-          db.transaction().execute(async (trx) => {
-            const inserted = await insertRow(trx, table, input);
-            const id = Number(inserted.id);
-            const after = await wholeRows(trx, table.db_table_name, [id]);
-            await recordAudit(trx, {
-              adminEmail,
-              action: 'create',
-              tableName: table.db_table_name,
-              rowIds: [id],
-              after,
-            });
-            return inserted;
-          }),
+          db.transaction().execute((trx) =>
+            audited(
+              trx,
+              {
+                adminEmail,
+                action: 'create',
+                tableName: table.db_table_name,
+                rowIds: (inserted) => [Number(inserted.id)],
+              },
+              () => insertRow(trx, table, input),
+            ),
+          ),
         );
         const answer: SavedRow = { row: toTableRow(table, row) };
         return reply.code(201).send(answer);
@@ -168,21 +167,19 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
         const input = values(table, request.body);
         const adminEmail = request.admin!.email;
         const row = await writing(() =>
-          db.transaction().execute(async (trx) => {
-            const before = await wholeRows(trx, table.db_table_name, [id]);
-            if (before.length === 0) return undefined;
-            const updated = await updateRow(trx, table, id, input);
-            const after = await wholeRows(trx, table.db_table_name, [id]);
-            await recordAudit(trx, {
-              adminEmail,
-              action: 'update',
-              tableName: table.db_table_name,
-              rowIds: [id],
-              before,
-              after,
-            });
-            return updated;
-          }),
+          db.transaction().execute((trx) =>
+            audited(
+              trx,
+              {
+                adminEmail,
+                action: 'update',
+                tableName: table.db_table_name,
+                rowIds: [id],
+                keepBefore: true,
+              },
+              () => updateRow(trx, table, id, input),
+            ),
+          ),
         );
         if (!row) throw noRow(table, id);
         const answer: SavedRow = { row: toTableRow(table, row) };
