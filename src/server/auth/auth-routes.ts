@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
 import { authApi, CODE_LENGTH, type SessionInfo, type SignedInInfo } from '../../shared/auth';
 import { errorBody } from '../http/errors';
@@ -6,8 +6,8 @@ import { parsedOr400 } from '../http/input';
 import { requireSameOrigin } from '../http/same-origin';
 import { callAuth, replyWith } from './auth-request';
 import { authLimits } from './auth-limits';
-import { codeDelivery, isAdminEmail, type Auth } from './create-auth';
-import type { SendThrottle } from './send-throttle';
+import { codeDelivery, isAdminEmail } from './create-auth';
+import { sendThrottle } from './send-throttle';
 
 const email = z.pipe(
   z.string({ error: 'Enter your email address.' }).check(z.trim(), z.toLowerCase()),
@@ -40,8 +40,11 @@ function tooMany(reply: FastifyReply, retryAfterSeconds: number) {
  * The only better-auth endpoints the site exposes: request a code, sign in with it, read the
  * session, sign out. Everything else under /api/auth is a 404.
  */
-export function authRoutes(app: FastifyInstance, auth: Auth, throttle: SendThrottle) {
+export const authRoutes: FastifyPluginAsync = async (app) => {
+  const { auth } = app;
   const { publicUrl } = app.config;
+  // Expired counters and codes are deleted by the periodic housekeeping (periodic-plugin.ts).
+  const throttle = sendThrottle(app.database.db);
   // Every POST here comes from the site's own sign-in page.
   const post = {
     onRequest: async (request: FastifyRequest) => requireSameOrigin(request, publicUrl),
@@ -98,4 +101,4 @@ export function authRoutes(app: FastifyInstance, auth: Auth, throttle: SendThrot
     const answer = await callAuth(auth, publicUrl, request, {});
     return replyWith(reply, answer, () => ({ success: true }));
   });
-}
+};

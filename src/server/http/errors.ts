@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 
 // node-postgres errors that mean "the database cannot be reached right now".
@@ -57,7 +58,7 @@ export function errorBody(statusCode: number, message: string): { error: string;
  * Answers every error in the one shape. Client mistakes keep their message; server faults are
  * logged and answered without details.
  */
-export function errorHandling(app: FastifyInstance) {
+export const errorHandling = fp(async (app) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
@@ -76,4 +77,4 @@ export function errorHandling(app: FastifyInstance) {
     }
     return reply.code(status).send(errorBody(status, error.message));
   });
-}
+});

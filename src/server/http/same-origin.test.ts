@@ -7,7 +7,7 @@ describe('requireSameOrigin', () => {
   let app: FastifyInstance;
   beforeAll(async () => {
     app = Fastify();
-    errorHandling(app);
+    await app.register(errorHandling);
     app.post('/write', async (request) => {
       requireSameOrigin(request, 'https://shop.example.com/store/');
       return { written: true };

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type Stripe from 'stripe';
 import {
   RESEND_LINK_PATH,
@@ -14,12 +14,13 @@ import { paths } from '../../shared/paths';
 import { firstIssue } from '../../shared/forms/form-schemas';
 import { HttpError } from '../http/errors';
 import { parsedOr400 } from '../http/input';
-import { sendBundle } from './bundle-file';
+import type { StripeSettings } from '../config/load-config';
+import { checkBundleFile, sendBundle } from './bundle-file';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';
 import { useLink } from './download-links';
 import { applySession, requestNewLink, type OrderRow, type OrderSettings } from './fulfilment';
 import { handleEvent } from './payment-events';
-import { retrieveSession, verifiedEvent } from './stripe-api';
+import { retrieveSession, stripeClient, verifiedEvent } from './stripe-api';
 
 export const WEBHOOK_PATH = '/api/webhooks/stripe';
 /** Stripe's events are a few KB; a body this large is not one. */
@@ -75,13 +76,20 @@ function sessionStatus(order: OrderRow | undefined): SessionStatus {
 
 /**
  * The public side of verified purchases (DESIGN.md "Selling for real"; shared/orders/order-api.ts
- * has the contract): Stripe's webhook, the thank-you page's session status and direct download,
- * emailed download links and the buyer's request for a new one.
+ * has the contract), registered only with STRIPE_WEBHOOK_SECRET: Stripe's webhook, the thank-you
+ * page's session status and direct download, emailed download links and the buyer's request for
+ * a new one. The admin's Orders panel is admin-order-routes.ts.
  */
-export async function orderRoutes(
-  app: FastifyInstance,
-  options: { webhookSecret: string; stripe: Stripe | undefined; bundleFile: string },
-) {
+export const orderRoutes: FastifyPluginAsync<{
+  stripe: StripeSettings;
+  bundleFile: string;
+}> = async (app, { stripe: stripeSettings, bundleFile }) => {
+  await checkBundleFile(bundleFile);
+  const options = {
+    webhookSecret: stripeSettings.webhookSecret,
+    stripe: stripeClient(stripeSettings),
+    bundleFile,
+  };
   const { db } = app.database;
   const settings: OrderSettings = app.config;
   const wake = () => app.deliveryWorker.wake();
@@ -206,4 +214,4 @@ export async function orderRoutes(
       return reply.code(202).send(answer);
     },
   );
-}
+};

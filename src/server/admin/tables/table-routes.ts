@@ -66,7 +66,10 @@ async function writing<T>(write: () => Promise<T>): Promise<T> {
  * The admin table API of shared/admin/table-api.ts, inside the /api/admin scope. Tables and
  * columns come from the configurations alone: any other table is a 404, any other column a 400.
  */
-export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync {
+export const tableRoutes: FastifyPluginAsync<{ tables: readonly TableConfig[] }> = async (
+  scope,
+  { tables },
+) => {
   const byName = new Map(tables.map((table) => [table.db_table_name, table]));
 
   function configured(name: string): TableConfig {
@@ -90,117 +93,115 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
   const noRow = (table: TableConfig, id: number) =>
     new HttpError(404, `${table.ui_table_name} has no row with id ${id}.`);
 
-  return async (scope) => {
-    const db = scope.database.db;
+  const db = scope.database.db;
 
-    scope.setErrorHandler((error: FastifyError, _request, reply) => {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return reply
-          .code(413)
-          .send(
-            errorBody(
-              413,
-              'The row is too large to save (at most 2 MiB). Use fewer or smaller images.',
-            ),
-          );
-      }
-      // Everything else takes the app's one error shape.
-      throw error;
-    });
-
-    scope.get<{ Params: TableParams }>('/tables/:table/rows', async (request) => {
-      const table = configured(request.params.table);
-      const { page } = parsedOr400(pageQuery, request.query);
-      const query = listQuery(table, request.query);
-      const { rows, count } = await listRows(db, table, page, query);
-      const answer: TablePage = {
-        rows: rows.map((row) => toTableRow(table, row)),
-        count,
-        page,
-        pageSize: PAGE_SIZE,
-      };
-      return answer;
-    });
-
-    scope.get<{ Params: TableParams }>('/tables/:table/export', async (request, reply) => {
-      const table = configured(request.params.table);
-      const query = listQuery(table, request.query);
+  scope.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachment(csvFileName(table)))
-        .header('cache-control', 'no-store')
-        .send(exportCsv(db, table, query));
-    });
-
-    scope.post<{ Params: TableParams }>(
-      '/tables/:table/rows',
-      { bodyLimit: ROW_BODY_LIMIT },
-      async (request, reply) => {
-        const table = configured(request.params.table);
-        const input = values(table, request.body);
-        const adminEmail = request.admin!.email;
-        const row = await writing(() =>
-          db.transaction().execute((trx) =>
-            audited(
-              trx,
-              {
-                adminEmail,
-                action: 'create',
-                tableName: table.db_table_name,
-                rowIds: (inserted) => [Number(inserted.id)],
-              },
-              () => insertRow(trx, table, input),
-            ),
+        .code(413)
+        .send(
+          errorBody(
+            413,
+            'The row is too large to save (at most 2 MiB). Use fewer or smaller images.',
           ),
         );
-        const answer: SavedRow = { row: toTableRow(table, row) };
-        return reply.code(201).send(answer);
-      },
-    );
+    }
+    // Everything else takes the app's one error shape.
+    throw error;
+  });
 
-    scope.put<{ Params: RowParams }>(
-      '/tables/:table/rows/:id',
-      { bodyLimit: ROW_BODY_LIMIT },
-      async (request) => {
-        const table = configured(request.params.table);
-        const { id } = parsedOr400(idParam, request.params);
-        const input = values(table, request.body);
-        const adminEmail = request.admin!.email;
-        const row = await writing(() =>
-          db.transaction().execute((trx) =>
-            audited(
-              trx,
-              {
-                adminEmail,
-                action: 'update',
-                tableName: table.db_table_name,
-                rowIds: [id],
-                keepBefore: true,
-              },
-              () => updateRow(trx, table, id, input),
-            ),
+  scope.get<{ Params: TableParams }>('/tables/:table/rows', async (request) => {
+    const table = configured(request.params.table);
+    const { page } = parsedOr400(pageQuery, request.query);
+    const query = listQuery(table, request.query);
+    const { rows, count } = await listRows(db, table, page, query);
+    const answer: TablePage = {
+      rows: rows.map((row) => toTableRow(table, row)),
+      count,
+      page,
+      pageSize: PAGE_SIZE,
+    };
+    return answer;
+  });
+
+  scope.get<{ Params: TableParams }>('/tables/:table/export', async (request, reply) => {
+    const table = configured(request.params.table);
+    const query = listQuery(table, request.query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', attachment(csvFileName(table)))
+      .header('cache-control', 'no-store')
+      .send(exportCsv(db, table, query));
+  });
+
+  scope.post<{ Params: TableParams }>(
+    '/tables/:table/rows',
+    { bodyLimit: ROW_BODY_LIMIT },
+    async (request, reply) => {
+      const table = configured(request.params.table);
+      const input = values(table, request.body);
+      const adminEmail = request.admin!.email;
+      const row = await writing(() =>
+        db.transaction().execute((trx) =>
+          audited(
+            trx,
+            {
+              adminEmail,
+              action: 'create',
+              tableName: table.db_table_name,
+              rowIds: (inserted) => [Number(inserted.id)],
+            },
+            () => insertRow(trx, table, input),
           ),
-        );
-        if (!row) throw noRow(table, id);
-        const answer: SavedRow = { row: toTableRow(table, row) };
-        return answer;
-      },
-    );
+        ),
+      );
+      const answer: SavedRow = { row: toTableRow(table, row) };
+      return reply.code(201).send(answer);
+    },
+  );
 
-    scope.delete<{ Params: RowParams }>('/tables/:table/rows/:id', async (request, reply) => {
+  scope.put<{ Params: RowParams }>(
+    '/tables/:table/rows/:id',
+    { bodyLimit: ROW_BODY_LIMIT },
+    async (request) => {
       const table = configured(request.params.table);
       const { id } = parsedOr400(idParam, request.params);
-      const audit = { adminEmail: request.admin!.email, action: 'delete' as const };
-      if ((await deleteRowsAudited(db, table, [id], audit)) === 0) throw noRow(table, id);
-      return reply.code(204).send();
-    });
-
-    scope.post<{ Params: TableParams }>('/tables/:table/bulk-delete', async (request) => {
-      const table = configured(request.params.table);
-      const ids = [...new Set(parsedOr400(bulkDeleteBody, request.body).ids)];
-      const audit = { adminEmail: request.admin!.email, action: 'bulk_delete' as const };
-      const answer: BulkDeleted = { deleted: await deleteRowsAudited(db, table, ids, audit) };
+      const input = values(table, request.body);
+      const adminEmail = request.admin!.email;
+      const row = await writing(() =>
+        db.transaction().execute((trx) =>
+          audited(
+            trx,
+            {
+              adminEmail,
+              action: 'update',
+              tableName: table.db_table_name,
+              rowIds: [id],
+              keepBefore: true,
+            },
+            () => updateRow(trx, table, id, input),
+          ),
+        ),
+      );
+      if (!row) throw noRow(table, id);
+      const answer: SavedRow = { row: toTableRow(table, row) };
       return answer;
-    });
-  };
-}
+    },
+  );
+
+  scope.delete<{ Params: RowParams }>('/tables/:table/rows/:id', async (request, reply) => {
+    const table = configured(request.params.table);
+    const { id } = parsedOr400(idParam, request.params);
+    const audit = { adminEmail: request.admin!.email, action: 'delete' as const };
+    if ((await deleteRowsAudited(db, table, [id], audit)) === 0) throw noRow(table, id);
+    return reply.code(204).send();
+  });
+
+  scope.post<{ Params: TableParams }>('/tables/:table/bulk-delete', async (request) => {
+    const table = configured(request.params.table);
+    const ids = [...new Set(parsedOr400(bulkDeleteBody, request.body).ids)];
+    const audit = { adminEmail: request.admin!.email, action: 'bulk_delete' as const };
+    const answer: BulkDeleted = { deleted: await deleteRowsAudited(db, table, ids, audit) };
+    return answer;
+  });
+};
