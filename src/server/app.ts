@@ -48,6 +48,17 @@ export const tableConfigurationsDir = fileURLToPath(
   new URL('../shared/table-configurations/', import.meta.url),
 );
 
+/** The admin's capabilities without options, served in the guarded /api/admin scope. */
+const adminRoutes = [
+  adminSessionRoutes,
+  deliveryRoutes,
+  auditRoutes,
+  peopleRoutes,
+  backupRoutes,
+  insightsRoutes,
+  adminOrderRoutes,
+];
+
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
 
 /**
@@ -99,14 +110,8 @@ export const app = fp<AppOptions>(
     await instance.register(
       async (admin) => {
         await admin.register(adminGuarded);
-        await admin.register(adminSessionRoutes);
         await admin.register(tableRoutes, { tables: adminTables });
-        await admin.register(deliveryRoutes);
-        await admin.register(auditRoutes);
-        await admin.register(peopleRoutes);
-        await admin.register(backupRoutes);
-        await admin.register(insightsRoutes);
-        await admin.register(adminOrderRoutes);
+        for (const routes of adminRoutes) await admin.register(routes);
       },
       { prefix: ADMIN_PREFIX },
     );

@@ -1,10 +1,12 @@
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { SavedRow, TablePage } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig } from '../../../shared/admin/table-config';
 import { attachment } from '../../http/content-disposition';
 import { errorBody, HttpError } from '../../http/errors';
 import { idParam, pageQuery, parsedOr400 } from '../../http/input';
 import { csvFileName } from '../../../shared/admin/csv-cells';
+import type { StoredRow } from './dynamic-tables';
 import { exportCsv } from './export-rows';
 import { readListQuery, type ListQuery } from './list-query';
 import { listRows } from './list-rows';
@@ -13,7 +15,8 @@ import { readRowValues, type WritableValues } from './row-input';
 import { toTableRow } from './row-output';
 import * as z from 'zod/mini';
 import { MAX_BULK_DELETE, type BulkDeleted } from '../../../shared/admin/table-api';
-import { audited } from '../audit/audit-log';
+import { audited, type AuditedChange } from '../audit/audit-log';
+import type { Database } from '../../db/schema';
 import { deleteRowsAudited, insertRow, updateRow } from './row-writes';
 
 /** Room for rich text with a few pasted images (Quill stores them as base64). */
@@ -95,6 +98,27 @@ export const tableRoutes: FastifyPluginAsync<{ tables: readonly TableConfig[] }>
 
   const db = scope.database.db;
 
+  /** A write of one row and its audit entry in one transaction (undefined: no such row). */
+  const auditedWrite = <T>(
+    request: FastifyRequest,
+    table: TableConfig,
+    change: Pick<AuditedChange<T>, 'rowIds' | 'keepBefore'> & {
+      action: 'create' | 'update';
+    },
+    write: (trx: Kysely<Database>) => Promise<T>,
+  ) =>
+    writing(() =>
+      db
+        .transaction()
+        .execute((trx) =>
+          audited(
+            trx,
+            { adminEmail: request.admin!.email, tableName: table.db_table_name, ...change },
+            () => write(trx),
+          ),
+        ),
+    );
+
   scope.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
@@ -140,20 +164,11 @@ export const tableRoutes: FastifyPluginAsync<{ tables: readonly TableConfig[] }>
     async (request, reply) => {
       const table = configured(request.params.table);
       const input = values(table, request.body);
-      const adminEmail = request.admin!.email;
-      const row = await writing(() =>
-        db.transaction().execute((trx) =>
-          audited(
-            trx,
-            {
-              adminEmail,
-              action: 'create',
-              tableName: table.db_table_name,
-              rowIds: (inserted) => [Number(inserted.id)],
-            },
-            () => insertRow(trx, table, input),
-          ),
-        ),
+      const row = await auditedWrite(
+        request,
+        table,
+        { action: 'create', rowIds: (inserted: StoredRow) => [Number(inserted.id)] },
+        (trx) => insertRow(trx, table, input),
       );
       const answer: SavedRow = { row: toTableRow(table, row) };
       return reply.code(201).send(answer);
@@ -167,21 +182,11 @@ export const tableRoutes: FastifyPluginAsync<{ tables: readonly TableConfig[] }>
       const table = configured(request.params.table);
       const { id } = parsedOr400(idParam, request.params);
       const input = values(table, request.body);
-      const adminEmail = request.admin!.email;
-      const row = await writing(() =>
-        db.transaction().execute((trx) =>
-          audited(
-            trx,
-            {
-              adminEmail,
-              action: 'update',
-              tableName: table.db_table_name,
-              rowIds: [id],
-              keepBefore: true,
-            },
-            () => updateRow(trx, table, id, input),
-          ),
-        ),
+      const row = await auditedWrite(
+        request,
+        table,
+        { action: 'update', rowIds: [id], keepBefore: true },
+        (trx) => updateRow(trx, table, id, input),
       );
       if (!row) throw noRow(table, id);
       const answer: SavedRow = { row: toTableRow(table, row) };
