@@ -5,25 +5,28 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TableConfig } from '../shared/admin/table-config';
-import { adminPlugin } from './admin/admin-plugin';
+import { ADMIN_PREFIX, adminGuarded, adminSessionRoutes } from './admin/admin-plugin';
+import { auditRoutes } from './admin/audit/audit-routes';
 import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { tableRoutes } from './admin/tables/table-routes';
-import { auditRoutes } from './admin/audit/audit-routes';
-import { peopleRoutes } from './people/people-routes';
 import { authPlugin } from './auth/auth-plugin';
+import { authRoutes } from './auth/auth-routes';
 import { backupRoutes } from './backup/backup-routes';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
-import { healthRoutes } from './health/health-routes';
 import { formRoutes } from './forms/form-routes';
+import { healthRoutes } from './health/health-routes';
 import { errorHandling } from './http/errors';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
-import { mailPlugin } from './mail/mail-plugin';
+import { eventRoutes } from './insights/event-routes';
+import { insightsRoutes } from './insights/insights-routes';
 import { deliveryRoutes } from './mail/delivery-routes';
+import { mailPlugin } from './mail/mail-plugin';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
-import { insightsPlugin } from './insights/insights-plugin';
-import { ordersPlugin } from './orders/orders-plugin';
+import { adminOrderRoutes } from './orders/admin-order-routes';
+import { orderRoutes } from './orders/order-routes';
+import { peopleRoutes } from './people/people-routes';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { notFound, staticSite } from './web/static-site';
 
@@ -45,6 +48,17 @@ export const tableConfigurationsDir = fileURLToPath(
   new URL('../shared/table-configurations/', import.meta.url),
 );
 
+/** The admin's capabilities without options, served in the guarded /api/admin scope. */
+const adminRoutes = [
+  adminSessionRoutes,
+  deliveryRoutes,
+  auditRoutes,
+  peopleRoutes,
+  backupRoutes,
+  insightsRoutes,
+  adminOrderRoutes,
+];
+
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
 
 /**
@@ -60,8 +74,10 @@ export function bundleFile(config: Config, clientDir: string | undefined): strin
 
 /**
  * The whole application as one plugin, registered in order: shared services (config,
- * database, mail), security headers, rate limiting, error shape, routes (health, sign-in,
- * admin and its tables), static files.
+ * database, mail, sign-in), the app-wide HTTP settings (security headers, rate limiting, error
+ * shape), then each capability's routes, the admin's inside the guarded /api/admin scope, and
+ * the static site. Services and app-wide settings are fastify-plugin plugins (they decorate or
+ * configure the whole app); routes are plain FastifyPluginAsync<Options> plugins.
  */
 export const app = fp<AppOptions>(
   async (instance, { config, database, clientDir, tables }) => {
@@ -75,24 +91,30 @@ export const app = fp<AppOptions>(
     await instance.register(mailQueuePlugin);
     await instance.register(periodicPlugin);
 
-    await securityHeaders(instance);
-    await rateLimits(instance);
-    errorHandling(instance);
+    await instance.register(authPlugin);
+
+    await instance.register(securityHeaders);
+    await instance.register(rateLimits);
+    await instance.register(errorHandling);
 
     await instance.register(healthRoutes);
-    await instance.register(authPlugin);
-    await instance.register(adminPlugin);
-    instance.registerAdminRoutes(
-      tableRoutes(tables ?? (await loadTableConfigurations(tableConfigurationsDir))),
-    );
-    instance.registerAdminRoutes(deliveryRoutes);
-    instance.registerAdminRoutes(auditRoutes);
-    instance.registerAdminRoutes(peopleRoutes);
-    instance.registerAdminRoutes(backupRoutes);
+    await instance.register(authRoutes);
     await instance.register(formRoutes);
-    await instance.register(insightsPlugin);
+    await instance.register(eventRoutes);
     const product = bundleFile(config, clientDir);
-    await instance.register(ordersPlugin, { bundleFile: product });
+    // The webhook, download links and the thank-you page's confirmation: verified purchases only.
+    if (config.stripe) {
+      await instance.register(orderRoutes, { stripe: config.stripe, bundleFile: product });
+    }
+    const adminTables = tables ?? (await loadTableConfigurations(tableConfigurationsDir));
+    await instance.register(
+      async (admin) => {
+        await admin.register(adminGuarded);
+        await admin.register(tableRoutes, { tables: adminTables });
+        for (const routes of adminRoutes) await admin.register(routes);
+      },
+      { prefix: ADMIN_PREFIX },
+    );
     if (clientDir) {
       // With verified purchases the product leaves only through download links.
       await instance.register(staticSite, {
@@ -100,7 +122,7 @@ export const app = fp<AppOptions>(
         privateFile: config.stripe ? product : undefined,
       });
     }
-    notFound(instance);
+    await instance.register(notFound);
   },
   { name: 'soul-reset-app' },
 );

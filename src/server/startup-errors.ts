@@ -4,6 +4,7 @@ import { DataDirLockedError } from './db/data-dir-lock';
 import { describePostgresUrl } from './db/database';
 import { EmbeddedPostgresError } from './db/embedded-postgres';
 import { isDatabaseUnavailable } from './http/errors';
+import { errorMessage } from '../shared/error-message';
 
 /** One line for the reasons a start commonly fails; a stack trace only for the unexpected. */
 export function describeStartupError(error: unknown, config: Config | undefined): string {
@@ -20,8 +21,7 @@ export function describeStartupError(error: unknown, config: Config | undefined)
     return `Cannot start: port ${config.port} on ${config.host} is already in use. Stop the other server or set PORT.`;
   }
   if (config?.databaseUrl && isDatabaseUnavailable(error)) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return `Cannot start: the database at ${describePostgresUrl(config.databaseUrl)} cannot be reached (${reason}).`;
+    return `Cannot start: the database at ${describePostgresUrl(config.databaseUrl)} cannot be reached (${errorMessage(error)}).`;
   }
   return `Cannot start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
 }

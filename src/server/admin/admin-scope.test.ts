@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authApi } from '../../shared/auth';
+import { ADMIN_PREFIX, adminGuarded } from './admin-plugin';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
@@ -13,17 +14,21 @@ const OPERATOR = 'operator@example.com';
 const VISITOR = 'visitor@example.com';
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
-/** Stands in for the later admin routes: registered the way they will be, inside the scope. */
+/** Stands in for the admin routes: registered the way app.ts registers them, behind the guard. */
 function probeRoutes(app: FastifyInstance) {
-  app.registerAdminRoutes(async (scope) => {
-    for (const method of METHODS) {
-      scope.route({
-        method,
-        url: '/probe',
-        handler: async (request) => ({ reached: method, by: request.admin?.email }),
-      });
-    }
-  });
+  void app.register(
+    async (scope) => {
+      await scope.register(adminGuarded);
+      for (const method of METHODS) {
+        scope.route({
+          method,
+          url: '/probe',
+          handler: async (request) => ({ reached: method, by: request.admin?.email }),
+        });
+      }
+    },
+    { prefix: ADMIN_PREFIX },
+  );
 }
 
 describeEachDatabase('the /api/admin scope', (use) => {

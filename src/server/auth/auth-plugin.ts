@@ -1,9 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { fromNodeHeaders } from 'better-auth/node';
-import { authRoutes } from './auth-routes';
 import { createAuth, type Auth } from './create-auth';
-import { sendThrottle } from './send-throttle';
 
 export type SignedIn = { userId: string; email: string; expiresAt: Date };
 
@@ -15,7 +13,10 @@ declare module 'fastify' {
   }
 }
 
-/** Sign-in with emailed codes: decorates `app.auth` and `app.sessionOf`, serves /api/auth. */
+/**
+ * Sign-in with emailed codes, the service: decorates `app.auth` and `app.sessionOf` for the
+ * routes of /api/auth (auth-routes.ts) and the admin guard.
+ */
 export const authPlugin = fp(
   async (app) => {
     const auth = createAuth({
@@ -34,10 +35,6 @@ export const authPlugin = fp(
         expiresAt: new Date(found.session.expiresAt),
       };
     });
-
-    // Expired counters and codes are deleted by the periodic housekeeping (periodic-plugin.ts).
-    const throttle = sendThrottle(app.database.db);
-    authRoutes(app, auth, throttle);
   },
   { name: 'auth', dependencies: ['mail'] },
 );

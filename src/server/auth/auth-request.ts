@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { STATUS_CODES } from 'node:http';
+import { errorBody } from '../http/errors';
 import type { Auth } from './create-auth';
 import { CLIENT_IP_HEADER } from './create-auth';
 
@@ -72,14 +72,16 @@ export function replyWith(
       answer.status === 503 && hasMessage(answer.data)
         ? answer.data.message
         : 'Something went wrong on our side. Please try again later.';
-    return reply
-      .code(answer.status)
-      .send({ error: STATUS_CODES[answer.status] ?? 'Error', message });
+    return reply.code(answer.status).send(errorBody(answer.status, message));
   }
-  return reply.code(answer.status).send({
-    error: STATUS_CODES[answer.status] ?? 'Error',
-    message: hasMessage(answer.data) ? answer.data.message : 'The request was refused.',
-  });
+  return reply
+    .code(answer.status)
+    .send(
+      errorBody(
+        answer.status,
+        hasMessage(answer.data) ? answer.data.message : 'The request was refused.',
+      ),
+    );
 }
 
 function hasMessage(data: unknown): data is { message: string } {

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ConfigError, loadConfig, type Config } from '../config/load-config';
 import { DataDirLockedError } from '../db/data-dir-lock';
 import {
@@ -19,6 +19,7 @@ import { loadBackup } from './load-backup';
 import { readBackupFile } from './read-backup-file';
 import { readSnapshot } from './read-snapshot';
 import { writeBackupFile, type BackupSummary } from './write-backup-file';
+import { errorMessage } from '../../shared/error-message';
 
 type Command = 'backup' | 'restore' | 'copy';
 
@@ -39,11 +40,11 @@ const LOCKED: Record<Command, (dir: string) => string> = {
     `the site is running on the data directory ${dir}: stop it first, so no submission arrives after the copy, then run this again.`,
 };
 
-const postgresUrl = z
-  .string()
-  .refine((value) => /^postgres(ql)?:\/\/\S+$/.test(value) && URL.canParse(value), {
-    message: 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database',
-  });
+const postgresUrl = z.string().check(
+  z.refine((value) => /^postgres(ql)?:\/\/\S+$/.test(value) && URL.canParse(value), {
+    error: 'must be a PostgreSQL URL such as postgres://user:password@host:5432/database',
+  }),
+);
 
 class UsageError extends Error {}
 
@@ -53,9 +54,7 @@ class Unreachable extends Error {
     readonly where: string,
     readonly reason: unknown,
   ) {
-    super(
-      `the database at ${where} cannot be reached (${reason instanceof Error ? reason.message : String(reason)}).`,
-    );
+    super(`the database at ${where} cannot be reached (${errorMessage(reason)}).`);
   }
 }
 
@@ -151,7 +150,7 @@ function describeFailure(command: Command, error: unknown, config: Config | unde
   if (config?.databaseUrl && isDatabaseUnavailable(error)) {
     return new Unreachable(describePostgresUrl(config.databaseUrl), error).message;
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.split('\n')[0]!;
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The backup file: gzip-compressed lines of JSON (README "Backups and moving to PostgreSQL").
@@ -13,18 +13,21 @@ import { z } from 'zod';
 export const BACKUP_FORMAT = 'soul-reset-backup';
 export const BACKUP_FORMAT_VERSION = 1;
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+const count = () => z.int().check(z.nonnegative());
+
 const tableSchema = z.object({
-  schema: z.string().min(1),
-  name: z.string().min(1),
-  columns: z.array(z.object({ name: z.string().min(1), type: z.string().min(1) })).min(1),
-  rows: z.number().int().nonnegative(),
+  schema: nonEmpty(),
+  name: nonEmpty(),
+  columns: z.array(z.object({ name: nonEmpty(), type: nonEmpty() })).check(z.minLength(1)),
+  rows: count(),
   /** The last value each column's sequence handed out, null when it has handed out none. */
-  sequences: z.array(z.object({ column: z.string().min(1), last_value: z.string().nullable() })),
+  sequences: z.array(z.object({ column: nonEmpty(), last_value: z.nullable(z.string()) })),
 });
 
 export const backupHeaderSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
-  version: z.number().int().positive(),
+  version: z.int().check(z.positive()),
   created_at: z.string(),
   /** The database it was taken from: "embedded-postgres", "postgres", or "pglite" (earlier versions). */
   source: z.string(),
@@ -39,8 +42,8 @@ export type BackupTable = BackupHeader['tables'][number];
 export const tableMarkerSchema = z.object({ schema: z.string(), table: z.string() });
 export const trailerSchema = z.object({
   end: z.literal(true),
-  tables: z.number().int().nonnegative(),
-  rows: z.number().int().nonnegative(),
+  tables: count(),
+  rows: count(),
 });
 
 /** What a backup is made of, in file order; `rows` are the JSON arrays' text, one per row. */

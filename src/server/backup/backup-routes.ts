@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { backupPath } from '../../shared/admin/backup-api';
 import { ADMIN_PREFIX } from '../admin/admin-plugin';
+import { attachment } from '../http/content-disposition';
 import { backupFileName } from './backup-format';
 import { readSnapshot } from './read-snapshot';
 import { writeBackupFile } from './write-backup-file';
@@ -28,7 +29,7 @@ export const backupRoutes: FastifyPluginAsync = async (scope) => {
       return reply
         .header('content-type', 'application/gzip')
         .header('content-length', size)
-        .header('content-disposition', `attachment; filename="${backupFileName(takenAt)}"`)
+        .header('content-disposition', attachment(backupFileName(takenAt), { exactName: false }))
         .send(handle.createReadStream());
     } finally {
       await rm(dir, { recursive: true, force: true });

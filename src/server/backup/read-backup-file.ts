@@ -11,6 +11,7 @@ import {
   type BackupHeader,
   type BackupRecord,
 } from './backup-format';
+import { errorMessage } from '../../shared/error-message';
 
 const BATCH_ROWS = 1_000;
 const BATCH_CHARS = 1_000_000;
@@ -36,7 +37,7 @@ async function* linesOf(file: string): AsyncGenerator<string> {
 function describeReadError(file: string, error: unknown): Error {
   if (error instanceof BackupFileError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (code === 'ENOENT') return new BackupFileError(`The file ${file} does not exist.`);
   if (code === 'EISDIR') return new BackupFileError(`${file} is a folder, not a backup file.`);
   if (code === 'Z_DATA_ERROR' && /header/i.test(message)) {

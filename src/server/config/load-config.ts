@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { envSchema, type Env } from './env';
 
 export type MailSettings =

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { isFormKind } from '../../shared/forms/form-fields';
 import type { FormAnswer } from '../../shared/forms/form-api';
 import { createFormService } from './submit-service';
@@ -33,7 +33,7 @@ function refusalMessage(error: FastifyError): string {
  * or `{ status: 'error', message }` with a 4xx for a refused submission and a 5xx when the
  * database failed. All forms share FORM_RATE_LIMIT per client address per 10 minutes.
  */
-export async function formRoutes(app: FastifyInstance) {
+export const formRoutes: FastifyPluginAsync = async (app) => {
   const service = createFormService({
     db: app.database.db,
     mailer: app.mailer,
@@ -89,4 +89,4 @@ export async function formRoutes(app: FastifyInstance) {
       }
     },
   );
-}
+};

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { queueSummary } from '../mail/delivery-log';
 
 const READY_TIMEOUT_MS = 2_000;
@@ -7,7 +7,7 @@ const READY_TIMEOUT_MS = 2_000;
  * /healthz: the process answers. /readyz: the database answers too (for load balancers), with
  * the mail queue in its details: emails waiting, the oldest one's age, failures in the last day.
  */
-export async function healthRoutes(app: FastifyInstance) {
+export const healthRoutes: FastifyPluginAsync = async (app) => {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (request, reply) => {
@@ -22,7 +22,7 @@ export async function healthRoutes(app: FastifyInstance) {
       return reply.code(503).send({ status: 'unavailable', database: app.database.kind });
     }
   });
-}
+};
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError } from 'fastify';
+import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
-import * as z from 'zod/v4/core';
 
 // node-postgres errors that mean "the database cannot be reached right now".
 const unavailableCodes = new Set([
@@ -49,42 +49,32 @@ export class HttpError extends Error {
   }
 }
 
-/**
- * One error shape for every endpoint: { error, message }. Client mistakes keep their
- * message; server faults are logged and answered without details.
- */
-/** A request part checked with its schema (zod or zod/mini); a 400 naming the first problem. */
-export function parsedOr400<T extends z.$ZodType>(
-  schema: T,
-  value: unknown,
-  what: string,
-): z.output<T> {
-  const result = z.safeParse(schema, value);
-  if (!result.success) {
-    throw new HttpError(400, `${what}: ${result.error.issues[0]?.message ?? 'invalid'}.`);
-  }
-  return result.data;
+/** The one error shape of every endpoint: `{ error, message }`, error naming the status. */
+export function errorBody(statusCode: number, message: string): { error: string; message: string } {
+  return { error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
-export function errorHandling(app: FastifyInstance) {
+/**
+ * Answers every error in the one shape. Client mistakes keep their message; server faults are
+ * logged and answered without details.
+ */
+export const errorHandling = fp(async (app) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
-      return reply.code(503).send({
-        error: 'Service Unavailable',
-        message: 'The service is temporarily unavailable. Please try again in a moment.',
-      });
+      return reply
+        .code(503)
+        .send(
+          errorBody(503, 'The service is temporarily unavailable. Please try again in a moment.'),
+        );
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.code(status).send({
-        error: 'Internal Server Error',
-        message: 'Something went wrong on our side. Please try again later.',
-      });
+      return reply
+        .code(status)
+        .send(errorBody(500, 'Something went wrong on our side. Please try again later.'));
     }
-    return reply
-      .code(status)
-      .send({ error: STATUS_CODES[status] ?? 'Error', message: error.message });
+    return reply.code(status).send(errorBody(status, error.message));
   });
-}
+});

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 
 /**
@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
  * (`config.rateLimit` or `app.rateLimit()`). With REDIS_URL every instance counts in one
  * shared store; without it, each process counts alone.
  */
-export async function rateLimits(app: FastifyInstance) {
+export const rateLimits = fp(async (app) => {
   const redis = app.config.redisUrl
     ? new Redis(app.config.redisUrl, {
         connectTimeout: 1_000,
@@ -29,4 +29,4 @@ export async function rateLimits(app: FastifyInstance) {
     // A Redis outage must not take the site down with it: requests pass unlimited meanwhile.
     skipOnError: true,
   });
-}
+});

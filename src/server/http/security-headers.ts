@@ -1,5 +1,5 @@
 import helmet from '@fastify/helmet';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { createHash } from 'node:crypto';
 import { appStartScript, bodyBootScript, headBootScript } from '../../shared/prerendered-routes';
 
@@ -13,7 +13,7 @@ export function bootScriptHashes(): string[] {
 // Everything the site uses is served by the app itself (DESIGN.md), so 'self' is enough, plus
 // the hashes of the inline scripts that pick a prerendered route before the first paint and
 // start the app after it.
-export async function securityHeaders(app: FastifyInstance) {
+export const securityHeaders = fp(async (app) => {
   const https = app.config.publicUrl.startsWith('https:');
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -42,4 +42,4 @@ export async function securityHeaders(app: FastifyInstance) {
       'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()',
     );
   });
-}
+});

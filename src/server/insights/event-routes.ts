@@ -1,7 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { EVENT_BODY_LIMIT, EVENTS_PATH } from '../../shared/insights/insight-events';
 import { insightEventSchema } from '../../shared/insights/insights-api';
-import { HttpError, parsedOr400 } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { parsedOr400 } from '../http/input';
 import { utcDay } from '../../shared/utc-days';
 import { dailyVisitor } from './daily-visitor';
 
@@ -26,7 +27,7 @@ function bodyOf(raw: unknown): unknown {
  * Always 204 for a valid event, stored or not, and never a cookie: an event sent under
  * Global Privacy Control, or by a crawler, is answered the same and forgotten.
  */
-export async function eventRoutes(app: FastifyInstance) {
+export const eventRoutes: FastifyPluginAsync = async (app) => {
   const visitorOf = dailyVisitor(app.database.db);
 
   app.post(
@@ -51,4 +52,4 @@ export async function eventRoutes(app: FastifyInstance) {
       return reply.code(204).send();
     },
   );
-}
+};

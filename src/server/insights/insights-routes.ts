@@ -9,7 +9,8 @@ import {
   type Insights,
   type InsightsDay,
 } from '../../shared/insights/insights-api';
-import { HttpError, parsedOr400 } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { parsedOr400 } from '../http/input';
 import { addDays, dayStart, rangeDays, utcDay } from '../../shared/utc-days';
 
 /** A date of the range, or a 400 naming it. */

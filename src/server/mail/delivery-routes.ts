@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   deliveryFilters,
   type DeliveryPage,
@@ -7,30 +7,28 @@ import {
   type ResentDelivery,
 } from '../../shared/mail/delivery-api';
 import { tableNames } from '../../shared/tables';
-import { HttpError, parsedOr400 } from '../http/errors';
-import { recordAudit, wholeRows } from '../admin/audit/audit-log';
+import { HttpError } from '../http/errors';
+import { idParam, pageField, parsedOr400 } from '../http/input';
+import { audited } from '../admin/audit/audit-log';
 import { latestForRecords, listDeliveries, resend } from './delivery-log';
 
 const deliveryQuerySchema = z.object({
-  state: z.enum(deliveryFilters).default('all'),
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  state: z._default(z.enum(deliveryFilters), 'all'),
+  page: pageField,
 });
 
 const idsSchema = z.object({
-  ids: z
-    .string()
-    .regex(
-      /^[1-9]\d{0,15}(,[1-9]\d{0,15}){0,199}$/,
-      'ids must be up to 200 record ids, comma-separated',
-    )
-    .transform((value) => value.split(',').map(Number)),
-});
-
-const idParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/)
-    .transform(Number),
+  ids: z.pipe(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^[1-9]\d{0,15}(,[1-9]\d{0,15}){0,199}$/,
+          'ids must be up to 200 record ids, comma-separated',
+        ),
+      ),
+    z.transform((value) => value.split(',').map(Number)),
+  ),
 });
 
 /** The admin's delivery log and resend action (shared/mail/delivery-api.ts). */
@@ -56,19 +54,18 @@ export const deliveryRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.post('/deliveries/:id/resend', async (request, reply) => {
     const { id } = parsedOr400(idParam, request.params, 'Invalid delivery id');
-    const delivery = await db.transaction().execute(async (trx) => {
-      const entry = await resend(trx, id);
-      if (entry) {
-        await recordAudit(trx, {
+    const delivery = await db.transaction().execute((trx) =>
+      audited(
+        trx,
+        {
           adminEmail: request.admin!.email,
           action: 'resend',
           tableName: 'mail_deliveries',
-          rowIds: [entry.id],
-          after: await wholeRows(trx, 'mail_deliveries', [entry.id]),
-        });
-      }
-      return entry;
-    });
+          rowIds: (entry) => [entry.id],
+        },
+        () => resend(trx, id),
+      ),
+    );
     if (!delivery) throw new HttpError(404, `There is no delivery ${id}.`);
     scope.deliveryWorker.wake();
     const answer: ResentDelivery = { delivery };

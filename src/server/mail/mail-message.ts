@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** One email as the app composes it. `html` and `text` must already escape visitor input. */
 export type MailMessage = {

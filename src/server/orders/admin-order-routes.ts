@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   ORDERS_PAGE_SIZE,
   orderNotesSchema,
@@ -8,23 +8,17 @@ import {
   type AdminOrder,
   type OrderPage,
 } from '../../shared/orders/order-api';
-import { recordAudit, wholeRows } from '../admin/audit/audit-log';
+import { audited } from '../admin/audit/audit-log';
 import type { Database } from '../db/schema';
-import { HttpError, parsedOr400 } from '../http/errors';
+import { HttpError } from '../http/errors';
+import { idParam, pageField, parsedOr400 } from '../http/input';
 import { revokeLinks } from './download-links';
 import { sendLink, type OrderRow } from './fulfilment';
 
 const listQuery = z.object({
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  status: z.enum(['all', ...orderStatuses]).default('all'),
-  q: z.string().trim().max(200).default(''),
-});
-
-const idParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,15}$/)
-    .transform(Number),
+  page: pageField,
+  status: z._default(z.enum(['all', ...orderStatuses]), 'all'),
+  q: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
 });
 
 type ListedOrder = OrderRow & { downloads: number; active_links: number };
@@ -90,19 +84,23 @@ export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
     action: 'update' | 'revoke',
     change: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<{ order: AdminOrder }> {
-    await db.transaction().execute(async (trx) => {
-      const before = await wholeRows(trx, 'orders', [id]);
-      if (before.length === 0) throw new HttpError(404, `There is no order ${id}.`);
-      await change(trx);
-      await recordAudit(trx, {
-        adminEmail: request.admin!.email,
-        action,
-        tableName: 'orders',
-        rowIds: [id],
-        before,
-        after: await wholeRows(trx, 'orders', [id]),
-      });
-    });
+    const changed = await db.transaction().execute((trx) =>
+      audited(
+        trx,
+        {
+          adminEmail: request.admin!.email,
+          action,
+          tableName: 'orders',
+          rowIds: [id],
+          keepBefore: true,
+        },
+        async () => {
+          await change(trx);
+          return true;
+        },
+      ),
+    );
+    if (!changed) throw new HttpError(404, `There is no order ${id}.`);
     return { order: await listedOrder(db, id) };
   }
 
@@ -152,37 +150,42 @@ export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
   // held for review, which the owner has checked and so becomes paid.
   scope.post('/orders/:id/resend-link', async (request, reply) => {
     const { id } = parsedOr400(idParam, request.params, 'Invalid order id');
-    await db.transaction().execute(async (trx) => {
-      const order = await trx
-        .selectFrom('orders')
-        .selectAll()
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!order) throw new HttpError(404, `There is no order ${id}.`);
-      if (order.status !== 'paid' && order.status !== 'review') {
-        throw new HttpError(409, `Order ${id} is ${order.status}: only a paid order gets a link.`);
-      }
-      const updated = await trx
-        .updateTable('orders')
-        .set({ status: 'paid', links_revoked_at: null, updated_at: sql`now()` })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await sendLink(
-        trx,
-        scope.config,
-        updated,
-        order.status === 'review' ? 'receipt' : 'new-link',
-      );
-      await recordAudit(trx, {
-        adminEmail: request.admin!.email,
-        action: 'resend',
-        tableName: 'orders',
-        rowIds: [id],
-        after: await wholeRows(trx, 'orders', [id]),
-      });
-    });
+    const audit = {
+      adminEmail: request.admin!.email,
+      action: 'resend' as const,
+      tableName: 'orders',
+      rowIds: [id],
+    };
+    await db.transaction().execute((trx) =>
+      audited(trx, audit, async () => {
+        const order = await trx
+          .selectFrom('orders')
+          .selectAll()
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!order) throw new HttpError(404, `There is no order ${id}.`);
+        if (order.status !== 'paid' && order.status !== 'review') {
+          throw new HttpError(
+            409,
+            `Order ${id} is ${order.status}: only a paid order gets a link.`,
+          );
+        }
+        const updated = await trx
+          .updateTable('orders')
+          .set({ status: 'paid', links_revoked_at: null, updated_at: sql`now()` })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await sendLink(
+          trx,
+          scope.config,
+          updated,
+          order.status === 'review' ? 'receipt' : 'new-link',
+        );
+        return updated;
+      }),
+    );
     scope.deliveryWorker.wake();
     return reply.code(201).send({ order: await listedOrder(db, id) });
   });

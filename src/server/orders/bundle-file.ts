@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { createReadStream } from 'node:fs';
 import { access, constants, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { attachment } from '../http/content-disposition';
 
 const contentTypes: Record<string, string> = {
   '.pdf': 'application/pdf',
@@ -21,13 +22,6 @@ export async function checkBundleFile(file: string): Promise<void> {
   }
 }
 
-/** `attachment` with the file's name, ASCII-safe and in RFC 5987 form for the rest. */
-function disposition(file: string): string {
-  const name = path.basename(file);
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
 /** Streams the product file as a download; never cached on the way. */
 export async function sendBundle(reply: FastifyReply, file: string): Promise<FastifyReply> {
   const { size } = await stat(file);
@@ -37,7 +31,7 @@ export async function sendBundle(reply: FastifyReply, file: string): Promise<Fas
       contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
     )
     .header('content-length', size)
-    .header('content-disposition', disposition(file))
+    .header('content-disposition', attachment(path.basename(file)))
     .header('cache-control', 'private, no-store')
     .send(createReadStream(file));
 }

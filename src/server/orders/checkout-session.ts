@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { SESSION_ID_PATTERN } from '../../shared/orders/order-api';
 
 // eslint-disable-next-line no-control-regex
@@ -6,43 +6,39 @@ const controls = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
 
 /** Text from the payment form, as a mail header and the database can take it. */
 const lineOfText = (max: number) =>
-  z.string().transform((value) => value.replace(controls, ' ').trim().slice(0, max));
-
-const paymentIntent = z
-  .union([z.string(), z.object({ id: z.string() })])
-  .nullable()
-  .optional()
-  .transform((value) => (typeof value === 'object' && value !== null ? value.id : value))
-  .pipe(
-    z
-      .string()
-      .regex(/^pi_[A-Za-z0-9_]{1,250}$/)
-      .nullable()
-      .optional(),
+  z.pipe(
+    z.string(),
+    z.transform((value) => value.replace(controls, ' ').trim().slice(0, max)),
   );
+
+/** Absent, null or the value: what Stripe sends for a field it may leave out. */
+const maybe = <T extends z.ZodMiniType>(schema: T) => z.optional(z.nullable(schema));
+
+const paymentIntent = z.pipe(
+  z.pipe(
+    maybe(z.union([z.string(), z.object({ id: z.string() })])),
+    z.transform((value) => (typeof value === 'object' && value !== null ? value.id : value)),
+  ),
+  maybe(z.string().check(z.regex(/^pi_[A-Za-z0-9_]{1,250}$/))),
+);
 
 /**
  * The parts of a Stripe Checkout Session the store reads, from a webhook event or from
  * Stripe's API. Signed or fetched with our key, it is still checked for shape.
  */
 export const checkoutSessionSchema = z.object({
-  id: z.string().regex(SESSION_ID_PATTERN),
+  id: z.string().check(z.regex(SESSION_ID_PATTERN)),
   payment_status: z.string(),
-  amount_total: z.number().int().min(0).max(1e12).nullable().optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Za-z]{3}$/)
-    .nullable()
-    .optional(),
+  amount_total: maybe(z.int().check(z.minimum(0), z.maximum(1e12))),
+  currency: maybe(z.string().check(z.regex(/^[A-Za-z]{3}$/))),
   payment_intent: paymentIntent,
-  customer_email: lineOfText(254).nullable().optional(),
-  customer_details: z
-    .object({
-      email: lineOfText(254).nullable().optional(),
-      name: lineOfText(200).nullable().optional(),
-    })
-    .nullable()
-    .optional(),
+  customer_email: maybe(lineOfText(254)),
+  customer_details: maybe(
+    z.object({
+      email: maybe(lineOfText(254)),
+      name: maybe(lineOfText(200)),
+    }),
+  ),
 });
 
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
@@ -50,8 +46,8 @@ export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;
 /** A charge, for `charge.refunded`. */
 export const chargeSchema = z.object({
   payment_intent: paymentIntent,
-  amount: z.number().int(),
-  amount_refunded: z.number().int(),
+  amount: z.int(),
+  amount_refunded: z.int(),
 });
 
 /** A dispute, for `charge.dispute.created`. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply } from 'fastify';
 import type Stripe from 'stripe';
 import {
   RESEND_LINK_PATH,
@@ -13,12 +13,14 @@ import {
 import { paths } from '../../shared/paths';
 import { firstIssue } from '../../shared/forms/form-schemas';
 import { HttpError } from '../http/errors';
-import { sendBundle } from './bundle-file';
+import { parsedOr400 } from '../http/input';
+import type { StripeSettings } from '../config/load-config';
+import { checkBundleFile, sendBundle } from './bundle-file';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';
 import { useLink } from './download-links';
 import { applySession, requestNewLink, type OrderRow, type OrderSettings } from './fulfilment';
 import { handleEvent } from './payment-events';
-import { retrieveSession, verifiedEvent } from './stripe-api';
+import { retrieveSession, stripeClient, verifiedEvent } from './stripe-api';
 
 export const WEBHOOK_PATH = '/api/webhooks/stripe';
 /** Stripe's events are a few KB; a body this large is not one. */
@@ -74,13 +76,20 @@ function sessionStatus(order: OrderRow | undefined): SessionStatus {
 
 /**
  * The public side of verified purchases (DESIGN.md "Selling for real"; shared/orders/order-api.ts
- * has the contract): Stripe's webhook, the thank-you page's session status and direct download,
- * emailed download links and the buyer's request for a new one.
+ * has the contract), registered only with STRIPE_WEBHOOK_SECRET: Stripe's webhook, the thank-you
+ * page's session status and direct download, emailed download links and the buyer's request for
+ * a new one. The admin's Orders panel is admin-order-routes.ts.
  */
-export async function orderRoutes(
-  app: FastifyInstance,
-  options: { webhookSecret: string; stripe: Stripe | undefined; bundleFile: string },
-) {
+export const orderRoutes: FastifyPluginAsync<{
+  stripe: StripeSettings;
+  bundleFile: string;
+}> = async (app, { stripe: stripeSettings, bundleFile }) => {
+  await checkBundleFile(bundleFile);
+  const options = {
+    webhookSecret: stripeSettings.webhookSecret,
+    stripe: stripeClient(stripeSettings),
+    bundleFile,
+  };
   const { db } = app.database;
   const settings: OrderSettings = app.config;
   const wake = () => app.deliveryWorker.wake();
@@ -198,14 +207,11 @@ export async function orderRoutes(
     RESEND_LINK_PATH,
     { bodyLimit: 4096, config: { rateLimit: { max: 5, timeWindow: 10 * 60_000 } } },
     async (request, reply) => {
-      const parsed = resendLinkSchema.safeParse(request.body);
-      if (!parsed.success) throw new HttpError(400, firstIssue(parsed.error));
-      const sent = await db
-        .transaction()
-        .execute((trx) => requestNewLink(trx, settings, parsed.data.email));
+      const { email } = parsedOr400(resendLinkSchema, request.body, firstIssue);
+      const sent = await db.transaction().execute((trx) => requestNewLink(trx, settings, email));
       if (sent) wake();
       const answer: ResendLinkAnswer = { status: 'accepted' };
       return reply.code(202).send(answer);
     },
   );
-}
+};

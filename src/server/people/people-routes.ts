@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import * as z from 'zod/mini';
 import { MAX_EMAIL_LENGTH } from '../../shared/admin/people-api';
-import { HttpError } from '../http/errors';
+import { parsedOr400 } from '../http/input';
 import { erasePerson, findPerson } from './person-data';
 
 const NOT_AN_ADDRESS = 'Type one email address, like ann@example.com.';
@@ -20,23 +20,17 @@ const eraseBody = z.strictObject(
   { error: 'The body must be { "email": "…" } and nothing else.' },
 );
 
-function read<T>(schema: z.ZodMiniType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw new HttpError(400, parsed.error.issues[0]!.message);
-  return parsed.data;
-}
-
 /** The People tool of shared/admin/people-api.ts, inside the /api/admin scope. */
 export const peopleRoutes: FastifyPluginAsync = async (scope) => {
   const db = scope.database.db;
 
   scope.get('/people', async (request) => {
-    const { email } = read(lookup, request.query);
+    const { email } = parsedOr400(lookup, request.query ?? {});
     return findPerson(db, email);
   });
 
   scope.post('/people/erase', async (request) => {
-    const { email } = read(eraseBody, request.body);
+    const { email } = parsedOr400(eraseBody, request.body ?? {});
     return erasePerson(db, email, request.admin!.email);
   });
 };

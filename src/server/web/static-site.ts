@@ -1,8 +1,10 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorBody } from '../http/errors';
 import { pageOfTheYear, renderIndexPage, type CompressedPage } from './index-page';
 
 const HASHED_ASSET = /\/assets\//;
@@ -13,10 +15,10 @@ const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
  * favicon, downloads) revalidated on every visit so a deploy shows at once. index.html is
  * rendered once a year with this instance's public settings (see index-page.ts).
  */
-export async function staticSite(
-  app: FastifyInstance,
-  options: { clientDir: string; privateFile?: string | undefined },
-) {
+export const staticSite: FastifyPluginAsync<{
+  clientDir: string;
+  privateFile?: string | undefined;
+}> = async (app, options) => {
   const indexFile = path.join(options.clientDir, 'index.html');
   if (!existsSync(indexFile)) {
     app.log.warn(`No built site in ${options.clientDir}: run npm run build (API only for now).`);
@@ -50,7 +52,7 @@ export async function staticSite(
       );
     },
   });
-}
+};
 
 /** The encoding a page is sent in for an Accept-Encoding header: brotli, gzip or none. */
 export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {
@@ -72,7 +74,7 @@ function sendIndex(page: CompressedPage, request: FastifyRequest, reply: Fastify
  * Routes live in the hash (SPEC.md §2), so a page address typed without it (/admin) is sent
  * to the same route inside the app; anything else is a JSON 404.
  */
-export function notFound(app: FastifyInstance) {
+export const notFound = fp(async (app) => {
   app.setNotFoundHandler(
     { preHandler: app.rateLimit({ max: 120, timeWindow: '1 minute' }) },
     (request: FastifyRequest, reply: FastifyReply) => {
@@ -84,10 +86,9 @@ export function notFound(app: FastifyInstance) {
         /^[\w/-]*$/.test(pathname) &&
         (request.headers.accept ?? '').includes('text/html');
       if (isPage) return reply.redirect(`/#${pathname.replace(/\/+$/, '') || '/'}`, 302);
-      return reply.code(404).send({
-        error: 'Not Found',
-        message: `There is nothing at ${request.method} ${pathname}.`,
-      });
+      return reply
+        .code(404)
+        .send(errorBody(404, `There is nothing at ${request.method} ${pathname}.`));
     },
   );
-}
+});

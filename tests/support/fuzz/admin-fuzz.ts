@@ -8,7 +8,8 @@ import {
   type TableConfig,
 } from '../../../src/shared/admin/table-config';
 import { readRowValues } from '../../../src/server/admin/tables/row-input';
-import { MAX_PAGE, ROW_BODY_LIMIT } from '../../../src/server/admin/tables/table-routes';
+import { ROW_BODY_LIMIT } from '../../../src/server/admin/tables/table-routes';
+import { MAX_PAGE } from '../../../src/server/http/input';
 import {
   MAX_BULK_DELETE,
   MAX_FILTER_LENGTH,

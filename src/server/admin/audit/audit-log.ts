@@ -69,6 +69,49 @@ export async function wholeRows(
   return rows.map((row) => row.row);
 }
 
+export type AuditedChange<T> = {
+  adminEmail: string;
+  action: AuditAction;
+  tableName: string;
+  /** The rows the change touches: known beforehand, or read from what the change returns. */
+  rowIds: number[] | ((result: NonNullable<T>) => number[]);
+  /** Keep the rows as they were too. When none of them exists, nothing changes: undefined. */
+  keepBefore?: boolean;
+};
+
+/**
+ * Runs `change` in the transaction `trx` and records it in one audit entry with its rows whole,
+ * as they are after it (and before it, with keepBefore). A change that comes to null or
+ * undefined changed nothing and is not recorded.
+ */
+export async function audited<T>(
+  trx: Kysely<Database>,
+  entry: AuditedChange<T> & { keepBefore: true; rowIds: number[] },
+  change: () => Promise<T>,
+): Promise<T | undefined>;
+export async function audited<T>(
+  trx: Kysely<Database>,
+  entry: AuditedChange<T>,
+  change: () => Promise<T>,
+): Promise<T>;
+export async function audited<T>(
+  trx: Kysely<Database>,
+  { rowIds, keepBefore, ...record }: AuditedChange<T>,
+  change: () => Promise<T>,
+): Promise<T | undefined> {
+  let before: AuditRow[] | undefined;
+  if (keepBefore && Array.isArray(rowIds)) {
+    before = await wholeRows(trx, record.tableName, rowIds);
+    if (before.length === 0) return undefined;
+  }
+  const result = await change();
+  if (result === null || result === undefined) return result;
+  const ids = typeof rowIds === 'function' ? rowIds(result) : rowIds;
+  const after = await wholeRows(trx, record.tableName, ids);
+  await recordAudit(trx, { ...record, rowIds: ids, before, after });
+  return result;
+}
+
 export async function auditEntry(
   db: Kysely<Database>,
   id: number,

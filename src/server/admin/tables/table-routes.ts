@@ -1,8 +1,12 @@
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { SavedRow, TablePage } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig } from '../../../shared/admin/table-config';
-import { HttpError } from '../../http/errors';
+import { attachment } from '../../http/content-disposition';
+import { errorBody, HttpError } from '../../http/errors';
+import { idParam, pageQuery, parsedOr400 } from '../../http/input';
 import { csvFileName } from '../../../shared/admin/csv-cells';
+import type { StoredRow } from './dynamic-tables';
 import { exportCsv } from './export-rows';
 import { readListQuery, type ListQuery } from './list-query';
 import { listRows } from './list-rows';
@@ -11,21 +15,15 @@ import { readRowValues, type WritableValues } from './row-input';
 import { toTableRow } from './row-output';
 import * as z from 'zod/mini';
 import { MAX_BULK_DELETE, type BulkDeleted } from '../../../shared/admin/table-api';
-import { recordAudit, wholeRows } from '../audit/audit-log';
+import { audited, type AuditedChange } from '../audit/audit-log';
+import type { Database } from '../../db/schema';
 import { deleteRowsAudited, insertRow, updateRow } from './row-writes';
 
 /** Room for rich text with a few pasted images (Quill stores them as base64). */
 export const ROW_BODY_LIMIT = 2 * 1024 * 1024;
-/** 100 million rows deep; anything further is not a page anyone asked for. */
-export const MAX_PAGE = 10_000_000;
 
 type TableParams = { table: string };
 
-/** A download's name: plain ASCII for every client, and the exact name for those that read it. */
-export function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 type RowParams = { table: string; id: string };
 
 const NOT_IDS = 'The ids must be positive whole numbers.';
@@ -51,24 +49,6 @@ const bulkDeleteBody = z.strictObject(
   { error: 'The body must be { "ids": [ … ] } and nothing else.' },
 );
 
-function readPage(query: unknown): number {
-  const raw = (query as Record<string, unknown> | undefined)?.page;
-  if (raw === undefined) return 0;
-  const page = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(page <= MAX_PAGE)) {
-    throw new HttpError(400, `The page must be a whole number from 0 to ${MAX_PAGE}.`);
-  }
-  return page;
-}
-
-function readId(raw: string): number {
-  const id = /^[1-9]\d*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id)) {
-    throw new HttpError(400, 'The id must be a positive whole number.');
-  }
-  return id;
-}
-
 // Values the checks let through that the column still refuses (an integer column given 1.5,
 // a value out of its range, a constraint): the admin's mistake, not a fault of the server.
 function refusedByDatabase(error: unknown): HttpError | null {
@@ -89,7 +69,10 @@ async function writing<T>(write: () => Promise<T>): Promise<T> {
  * The admin table API of shared/admin/table-api.ts, inside the /api/admin scope. Tables and
  * columns come from the configurations alone: any other table is a 404, any other column a 400.
  */
-export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync {
+export const tableRoutes: FastifyPluginAsync<{ tables: readonly TableConfig[] }> = async (
+  scope,
+  { tables },
+) => {
   const byName = new Map(tables.map((table) => [table.db_table_name, table]));
 
   function configured(name: string): TableConfig {
@@ -113,118 +96,117 @@ export function tableRoutes(tables: readonly TableConfig[]): FastifyPluginAsync 
   const noRow = (table: TableConfig, id: number) =>
     new HttpError(404, `${table.ui_table_name} has no row with id ${id}.`);
 
-  return async (scope) => {
-    const db = scope.database.db;
+  const db = scope.database.db;
 
-    scope.setErrorHandler((error: FastifyError, _request, reply) => {
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-        return reply.code(413).send({
-          error: 'Payload Too Large',
-          message: 'The row is too large to save (at most 2 MiB). Use fewer or smaller images.',
-        });
-      }
-      // Everything else takes the app's one error shape.
-      throw error;
-    });
+  /** A write of one row and its audit entry in one transaction (undefined: no such row). */
+  const auditedWrite = <T>(
+    request: FastifyRequest,
+    table: TableConfig,
+    change: Pick<AuditedChange<T>, 'rowIds' | 'keepBefore'> & {
+      action: 'create' | 'update';
+    },
+    write: (trx: Kysely<Database>) => Promise<T>,
+  ) =>
+    writing(() =>
+      db
+        .transaction()
+        .execute((trx) =>
+          audited(
+            trx,
+            { adminEmail: request.admin!.email, tableName: table.db_table_name, ...change },
+            () => write(trx),
+          ),
+        ),
+    );
 
-    scope.get<{ Params: TableParams }>('/tables/:table/rows', async (request) => {
-      const table = configured(request.params.table);
-      const page = readPage(request.query);
-      const query = listQuery(table, request.query);
-      const { rows, count } = await listRows(db, table, page, query);
-      const answer: TablePage = {
-        rows: rows.map((row) => toTableRow(table, row)),
-        count,
-        page,
-        pageSize: PAGE_SIZE,
-      };
-      return answer;
-    });
-
-    scope.get<{ Params: TableParams }>('/tables/:table/export', async (request, reply) => {
-      const table = configured(request.params.table);
-      const query = listQuery(table, request.query);
+  scope.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachment(csvFileName(table)))
-        .header('cache-control', 'no-store')
-        .send(exportCsv(db, table, query));
-    });
-
-    scope.post<{ Params: TableParams }>(
-      '/tables/:table/rows',
-      { bodyLimit: ROW_BODY_LIMIT },
-      async (request, reply) => {
-        const table = configured(request.params.table);
-        const input = values(table, request.body);
-        const adminEmail = request.admin!.email;
-        const row = await writing(() =>
-          db.transaction().execute(async (trx) => {
-            const inserted = await insertRow(trx, table, input);
-            const id = Number(inserted.id);
-            const after = await wholeRows(trx, table.db_table_name, [id]);
-            await recordAudit(trx, {
-              adminEmail,
-              action: 'create',
-              tableName: table.db_table_name,
-              rowIds: [id],
-              after,
-            });
-            return inserted;
-          }),
+        .code(413)
+        .send(
+          errorBody(
+            413,
+            'The row is too large to save (at most 2 MiB). Use fewer or smaller images.',
+          ),
         );
-        const answer: SavedRow = { row: toTableRow(table, row) };
-        return reply.code(201).send(answer);
-      },
-    );
+    }
+    // Everything else takes the app's one error shape.
+    throw error;
+  });
 
-    scope.put<{ Params: RowParams }>(
-      '/tables/:table/rows/:id',
-      { bodyLimit: ROW_BODY_LIMIT },
-      async (request) => {
-        const table = configured(request.params.table);
-        const id = readId(request.params.id);
-        const input = values(table, request.body);
-        const adminEmail = request.admin!.email;
-        const row = await writing(() =>
-          db.transaction().execute(async (trx) => {
-            const before = await wholeRows(trx, table.db_table_name, [id]);
-            if (before.length === 0) return undefined;
-            const updated = await updateRow(trx, table, id, input);
-            const after = await wholeRows(trx, table.db_table_name, [id]);
-            await recordAudit(trx, {
-              adminEmail,
-              action: 'update',
-              tableName: table.db_table_name,
-              rowIds: [id],
-              before,
-              after,
-            });
-            return updated;
-          }),
-        );
-        if (!row) throw noRow(table, id);
-        const answer: SavedRow = { row: toTableRow(table, row) };
-        return answer;
-      },
-    );
+  scope.get<{ Params: TableParams }>('/tables/:table/rows', async (request) => {
+    const table = configured(request.params.table);
+    const { page } = parsedOr400(pageQuery, request.query);
+    const query = listQuery(table, request.query);
+    const { rows, count } = await listRows(db, table, page, query);
+    const answer: TablePage = {
+      rows: rows.map((row) => toTableRow(table, row)),
+      count,
+      page,
+      pageSize: PAGE_SIZE,
+    };
+    return answer;
+  });
 
-    scope.delete<{ Params: RowParams }>('/tables/:table/rows/:id', async (request, reply) => {
+  scope.get<{ Params: TableParams }>('/tables/:table/export', async (request, reply) => {
+    const table = configured(request.params.table);
+    const query = listQuery(table, request.query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', attachment(csvFileName(table)))
+      .header('cache-control', 'no-store')
+      .send(exportCsv(db, table, query));
+  });
+
+  scope.post<{ Params: TableParams }>(
+    '/tables/:table/rows',
+    { bodyLimit: ROW_BODY_LIMIT },
+    async (request, reply) => {
       const table = configured(request.params.table);
-      const id = readId(request.params.id);
-      const audit = { adminEmail: request.admin!.email, action: 'delete' as const };
-      if ((await deleteRowsAudited(db, table, [id], audit)) === 0) throw noRow(table, id);
-      return reply.code(204).send();
-    });
+      const input = values(table, request.body);
+      const row = await auditedWrite(
+        request,
+        table,
+        { action: 'create', rowIds: (inserted: StoredRow) => [Number(inserted.id)] },
+        (trx) => insertRow(trx, table, input),
+      );
+      const answer: SavedRow = { row: toTableRow(table, row) };
+      return reply.code(201).send(answer);
+    },
+  );
 
-    scope.post<{ Params: TableParams }>('/tables/:table/bulk-delete', async (request) => {
+  scope.put<{ Params: RowParams }>(
+    '/tables/:table/rows/:id',
+    { bodyLimit: ROW_BODY_LIMIT },
+    async (request) => {
       const table = configured(request.params.table);
-      const body = bulkDeleteBody.safeParse(request.body);
-      if (!body.success) throw new HttpError(400, body.error.issues[0]!.message);
-      const ids = [...new Set(body.data.ids)];
-      const audit = { adminEmail: request.admin!.email, action: 'bulk_delete' as const };
-      const answer: BulkDeleted = { deleted: await deleteRowsAudited(db, table, ids, audit) };
+      const { id } = parsedOr400(idParam, request.params);
+      const input = values(table, request.body);
+      const row = await auditedWrite(
+        request,
+        table,
+        { action: 'update', rowIds: [id], keepBefore: true },
+        (trx) => updateRow(trx, table, id, input),
+      );
+      if (!row) throw noRow(table, id);
+      const answer: SavedRow = { row: toTableRow(table, row) };
       return answer;
-    });
-  };
-}
+    },
+  );
+
+  scope.delete<{ Params: RowParams }>('/tables/:table/rows/:id', async (request, reply) => {
+    const table = configured(request.params.table);
+    const { id } = parsedOr400(idParam, request.params);
+    const audit = { adminEmail: request.admin!.email, action: 'delete' as const };
+    if ((await deleteRowsAudited(db, table, [id], audit)) === 0) throw noRow(table, id);
+    return reply.code(204).send();
+  });
+
+  scope.post<{ Params: TableParams }>('/tables/:table/bulk-delete', async (request) => {
+    const table = configured(request.params.table);
+    const ids = [...new Set(parsedOr400(bulkDeleteBody, request.body).ids)];
+    const audit = { adminEmail: request.admin!.email, action: 'bulk_delete' as const };
+    const answer: BulkDeleted = { deleted: await deleteRowsAudited(db, table, ids, audit) };
+    return answer;
+  });
+};
