@@ -19,6 +19,8 @@ export type SmtpSink = {
    * returned function is called; then accepts them.
    */
   hold(match: (mail: SinkMail) => boolean): () => void;
+  /** Messages left unanswered by hold() right now. */
+  held(): number;
   /**
    * From now on, takes every message's content and never answers it (a mail server that stops
    * answering mid-message), until the returned function is called: then the connections it
@@ -149,6 +151,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       };
     },
     stalled: () => stalledCount,
+    held: () => holding?.held.length ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
