@@ -17,6 +17,12 @@ import type { AppDatabase } from './db/database';
 import { formRoutes } from './forms/form-routes';
 import { healthRoutes } from './health/health-routes';
 import { errorHandling } from './http/errors';
+import {
+  logFormatFor,
+  OneLinePerRequest,
+  readableLogStream,
+  type LogFormat,
+} from './http/log-format';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { eventRoutes } from './insights/event-routes';
@@ -37,6 +43,8 @@ export type AppOptions = {
   clientDir?: string;
   /** The admin's tables; omitted, those in tableConfigurationsDir. */
   tables?: TableConfig[];
+  /** How logs are written (default: logFormatFor NODE_ENV and stdout) and where (stdout). */
+  log?: { format?: LogFormat; stream?: { write(line: string): unknown } };
 };
 
 /**
@@ -83,8 +91,14 @@ export const app = fp<AppOptions>(
   async (instance, { config, database, clientDir, tables }) => {
     instance.decorate('config', config);
     instance.decorate('database', database);
+    instance.decorate('lifecycle', { draining: false });
     instance.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
+    });
+    // A stopping instance closes each connection after its answer, so neither a balancer nor a
+    // browser reuses a keep-alive connection that is about to go away.
+    instance.addHook('onSend', async (_request, reply) => {
+      if (instance.lifecycle.draining) reply.header('connection', 'close');
     });
 
     await instance.register(mailPlugin);
@@ -131,8 +145,14 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /** A Fastify instance with the app registered, not yet listening: the server and tests share it. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const format =
+    options.log?.format ?? logFormatFor(options.config.env, Boolean(process.stdout.isTTY));
+  const stream =
+    format === 'readable' ? readableLogStream(options.log?.stream) : options.log?.stream;
   const instance = Fastify({
-    logger: { level: options.config.logLevel },
+    logger: { level: options.config.logLevel, ...(stream ? { stream } : {}) },
+    // Readable: one line per request instead of Fastify's two.
+    ...(format === 'readable' ? { logController: new OneLinePerRequest() } : {}),
     trustProxy: trustProxySetting(options.config.trustProxy),
     // Behind a load balancer, keep its request id so one request can be followed end to end.
     genReqId: (request: IncomingMessage) => {

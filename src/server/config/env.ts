@@ -177,6 +177,15 @@ export const envSchema = z.object({
     optional(positiveInt.check(z.maximum(1000, { error: 'must be at most 1000' }))),
     5,
   ),
+  /** Unset: 5 in production (a balancer's health checks notice within it), 0 otherwise. */
+  DRAIN_SECONDS: optional(
+    z.coerce
+      .number({ error: 'must be a number of seconds from 0 to 300' })
+      .check(
+        z.minimum(0, { error: 'must be a number of seconds from 0 to 300' }),
+        z.maximum(300, { error: 'must be a number of seconds from 0 to 300' }),
+      ),
+  ),
   LOG_LEVEL: z._default(
     optional(
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
