@@ -9,11 +9,11 @@ const serverImports = {
   regex: String.raw`^(\.{1,2}/)+(.*/)?server(/|$)`,
   message: 'Server code must never be imported outside src/server (it would reach the browser).',
 };
-// The home page's JS budget left no room for react-router: src/client/app/router.tsx has the
+// The home page's JS budget left no room for react-router: src/client/routing/router.tsx has the
 // same names (Link, Navigate, Outlet, useLocation, useNavigate).
 const routerImports = {
   group: ['react-router', 'react-router-dom', 'react-router/*'],
-  message: "Use the app's own hash router: import { Link, ... } from 'src/client/app/router'.",
+  message: "Use the app's own hash router: import { Link, ... } from 'src/client/routing/router'.",
 };
 const clientImports = {
   regex: String.raw`^(\.{1,2}/)+(.*/)?client(/|$)`,

@@ -5,7 +5,7 @@ import { product } from '../../shared/product';
 import { fakeAuthServer, signedInAs, signedOut } from '../testing/fake-auth-server';
 import { fakeTableServer } from '../testing/fake-table-server';
 import { AppRoutes } from './app-routes';
-import { HashRouter, StaticRouter } from './router';
+import { HashRouter, StaticRouter } from '../routing/router';
 
 const homeHeading = { level: 1, name: new RegExp(product.name) } as const;
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { usePageView } from '../analytics/use-page-view';
-import { useLocation } from '../app/router';
+import { useLocation } from '../routing/router';
 import { formCard } from '../components/button-styles';
 import { LogoMark } from '../components/logo';
 import { SiteFooter } from '../components/site-footer';

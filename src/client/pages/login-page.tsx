@@ -1,6 +1,6 @@
 import { House, LockKeyhole, Mail } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '../app/router';
+import { Link, useNavigate } from '../routing/router';
 import { CODE_LENGTH } from '../../shared/auth';
 import { paths } from '../../shared/paths';
 import { sendCode } from '../features/auth/auth-client';

@@ -1,5 +1,5 @@
 import { usePageView } from '../analytics/use-page-view';
-import { Link } from '../app/router';
+import { Link } from '../routing/router';
 import { formCard } from '../components/button-styles';
 import { LastUpdated } from '../components/last-updated';
 import { PolicySection, StaticPage } from '../components/static-page';

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
-import { HashRouter } from '../../app/router';
+import { HashRouter } from '../../routing/router';
 import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
 import { createTableApi } from './table-api-client';
 import { bulkDeleteConfirmation, TablePanel } from './table-panel';

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { TableQuery } from '../../../shared/admin/table-api';
-import { navigate, useLocation } from '../../app/router';
+import { navigate, useLocation } from '../../routing/router';
 import { readTableQuery, writeTableQuery } from './table-query-url';
 
 /**

@@ -1,4 +1,4 @@
-import { PublicConfigProvider } from '../../app/public-config';
+import { PublicConfigProvider } from '../../routing/public-config';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ContactForm } from './contact-form';

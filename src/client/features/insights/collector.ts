@@ -1,5 +1,5 @@
 import { hasGlobalPrivacyControl } from '../../analytics/global-privacy-control';
-import { parseHashLocation } from '../../app/hash-location';
+import { parseHashLocation } from '../../routing/hash-location';
 import {
   EVENTS_PATH,
   insightPaths,

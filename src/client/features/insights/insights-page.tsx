@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { paths } from '../../../shared/paths';
-import { navigate, useLocation } from '../../app/router';
+import { navigate, useLocation } from '../../routing/router';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { DailyChart, formatDay } from './daily-chart';
 import { FunnelBars } from './funnel-bars';

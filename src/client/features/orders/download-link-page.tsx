@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { linkProblems, type LinkProblem } from '../../../shared/orders/order-api';
 import { paths } from '../../../shared/paths';
 import { usePageView } from '../../analytics/use-page-view';
-import { Link, useLocation } from '../../app/router';
+import { Link, useLocation } from '../../routing/router';
 import { PageHeader } from '../../components/page-header';
 import { SiteFooter } from '../../components/site-footer';
 import { useScrollToTop } from '../../lib/use-scroll-to-top';

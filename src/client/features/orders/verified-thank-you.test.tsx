@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { orderSessionPath, type SessionStatus } from '../../../shared/orders/order-api';
 import { paths } from '../../../shared/paths';
-import { PublicConfigProvider } from '../../app/public-config';
+import { PublicConfigProvider } from '../../routing/public-config';
 import { ThankYouPage } from '../../pages/thank-you-page';
 import { renderAtPath } from '../../testing/hash-route';
 import { fakeOrderServer, watchAnalytics } from '../../testing/fake-order-server';

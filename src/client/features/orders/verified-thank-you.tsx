@@ -12,7 +12,7 @@ import { useEffect, type ReactNode } from 'react';
 import { sessionIdSchema, type SessionStatus } from '../../../shared/orders/order-api';
 import { paths } from '../../../shared/paths';
 import { product } from '../../../shared/product';
-import { Link, useLocation } from '../../app/router';
+import { Link, useLocation } from '../../routing/router';
 import { primaryButton, secondaryButton } from '../../components/button-styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { Spinner } from '../../components/spinner';

@@ -1,6 +1,6 @@
 import { LogOut } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
-import { Link, Navigate, Outlet, useNavigate } from '../../app/router';
+import { Link, Navigate, Outlet, useNavigate } from '../../routing/router';
 import { paths } from '../../../shared/paths';
 import { adminSecondaryButton } from '../../components/button-styles';
 import { PageFallback } from '../../components/page-fallback';

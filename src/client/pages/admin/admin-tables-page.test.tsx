@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema, type TableConfig } from '../../../shared/admin/table-config';
 import { paths } from '../../../shared/paths';
 import refundInquiries from '../../../shared/table-configurations/refund-inquiries.json';
-import { WithOutlet } from '../../app/router';
+import { WithOutlet } from '../../routing/router';
 import { fakeAuthServer, signedInAs } from '../../testing/fake-auth-server';
 import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
 import { PathSwitch, renderAtPath } from '../../testing/hash-route';
