@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { conversion, pageView, track } from '../../analytics/analytics';
-import { EVENTS_PATH } from '../../../shared/insights/insight-events';
-import { paths } from '../../../shared/paths';
+import { conversion, pageView, track } from './analytics';
+import { EVENTS_PATH } from '../../shared/insights/insight-events';
+import { paths } from '../../shared/paths';
 import { sendInsight } from './collector';
 
 type Beacon = (url: string, data?: BodyInit | null) => boolean;

@@ -1,10 +1,10 @@
-import { hasGlobalPrivacyControl } from '../../analytics/global-privacy-control';
-import { parseHashLocation } from '../../routing/hash-location';
+import { hasGlobalPrivacyControl } from './global-privacy-control';
+import { parseHashLocation } from '../routing/hash-location';
 import {
   EVENTS_PATH,
   insightPaths,
   type InsightEventName,
-} from '../../../shared/insights/insight-events';
+} from '../../shared/insights/insight-events';
 
 /**
  * Sends one first-party insight event (DESIGN.md "Insights"): `{ name, path }`, the path being
