@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from 'react';
+import { errorMessage } from '../../shared/error-message';
 
 type Answer<T> = { key: string; data?: T; error?: string };
 
@@ -21,7 +22,7 @@ export function useFetched<T>(key: string, load: () => Promise<T>) {
         setAnswer((last) => ({
           key: fetchKey,
           data: last.data,
-          error: failure instanceof Error ? failure.message : String(failure),
+          error: errorMessage(failure),
         })),
     );
     return () => {

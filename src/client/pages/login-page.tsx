@@ -5,6 +5,7 @@ import { CODE_LENGTH } from '../../shared/auth';
 import { paths } from '../../shared/paths';
 import { sendCode } from '../features/auth/auth-client';
 import { session } from '../features/auth/session-store';
+import { errorMessage } from '../../shared/error-message';
 
 export type LoginMode = 'normal' | 'admin';
 
@@ -30,10 +31,6 @@ const inputClass =
 const primaryButtonClass =
   'flex w-full items-center justify-center rounded-lg bg-sage-700 px-4 py-3 text-base font-semibold ' +
   'text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-70';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** One sign-in screen for visitors (/login) and the owner (/admin/login), in two steps. */
 export function LoginPage({ mode }: LoginPageProps) {
@@ -65,7 +62,7 @@ function LoginSteps({ mode }: LoginPageProps) {
       setStep('otp');
       setInfo(`A verification code has been sent to ${address}`);
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorMessage(failure));
     } finally {
       setLoading(false);
     }
@@ -79,7 +76,7 @@ function LoginSteps({ mode }: LoginPageProps) {
       await session.signIn(email, code.trim());
       void navigate(destination, { replace: true });
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorMessage(failure));
       setLoading(false);
     }
   }

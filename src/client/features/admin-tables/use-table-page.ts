@@ -4,6 +4,7 @@ import { PAGE_SIZE } from '../../../shared/admin/table-config';
 import { lastPageIndex } from '../../components/pager';
 import type { TableApi } from './table-api-client';
 import { queryKey } from './table-query-url';
+import { errorMessage } from '../../../shared/error-message';
 
 /** Every row; one object, so an effect that depends on the query does not run every render. */
 const NO_QUERY: TableQuery = {};
@@ -41,7 +42,7 @@ export function useTablePage(
       (error: unknown) => {
         if (!current) return;
         console.error(`Failed to fetch data for ${uiTableName}`, error);
-        setAnswer({ key, error: error instanceof Error ? error.message : String(error) });
+        setAnswer({ key, error: errorMessage(error) });
       },
     );
     return () => {

@@ -13,6 +13,7 @@ import { Pager } from '../../components/pager';
 import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { adminGet, adminPost } from '../../lib/admin-request';
+import { errorMessage } from '../../../shared/error-message';
 
 const actionNames: Record<AuditEntry['action'], string> = {
   create: 'Created',
@@ -74,9 +75,7 @@ export function ActivityPage() {
     let current = true;
     adminGet<AuditPage>(`${auditPath()}?page=${page}`).then(
       (data) => current && setLoaded({ key, data }),
-      (error: unknown) =>
-        current &&
-        setLoaded({ key, error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) => current && setLoaded({ key, error: errorMessage(error) }),
     );
     return () => {
       current = false;
@@ -94,7 +93,7 @@ export function ActivityPage() {
       });
       setVersion((v) => v + 1);
     } catch (error) {
-      setNotice({ kind: 'error', text: error instanceof Error ? error.message : String(error) });
+      setNotice({ kind: 'error', text: errorMessage(error) });
     } finally {
       setRestoring(null);
     }

@@ -17,6 +17,7 @@ import {
   stateLabels,
 } from './delivery-state-badge';
 import { useDeliveryPage } from './use-delivery-page';
+import { errorMessage } from '../../../shared/error-message';
 
 const filterLabel = (filter: DeliveryFilter) => (filter === 'all' ? 'All' : stateLabels[filter]);
 
@@ -43,9 +44,7 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
       setNotice(`The email to ${entry.recipient} was queued again.`);
       reload();
     } catch (failure) {
-      setNotice(
-        `Could not resend: ${failure instanceof Error ? failure.message : String(failure)}`,
-      );
+      setNotice(`Could not resend: ${errorMessage(failure)}`);
     } finally {
       setResending(null);
     }

@@ -5,6 +5,7 @@ import { adminIconButton } from '../../components/button-styles';
 import type { DeliveryApi } from './delivery-api-client';
 import { DeliveryStateBadge, deliveryDetail } from './delivery-state-badge';
 import { recordDeliveryLoader } from './record-delivery-loader';
+import { errorMessage } from '../../../shared/error-message';
 
 type RecordDeliveryCellProps = {
   api: DeliveryApi;
@@ -46,7 +47,7 @@ export function RecordDeliveryCell({ api, table, recordId, emailSent }: RecordDe
     try {
       setLoaded({ status: 'found', entry: await api.resend(entry.id) });
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
     } finally {
       setBusy(false);
     }

@@ -12,6 +12,7 @@ import { orderAdmin, type OrderFilter } from './order-admin-client';
 import { OrderNotes } from './order-notes';
 import { OrderStatusBadge, orderStatusLabels } from './order-status-badge';
 import { useOrderPage } from './use-order-page';
+import { errorMessage } from '../../../shared/error-message';
 
 /** How long typing pauses before the search runs. */
 export const ORDER_SEARCH_DELAY_MS = 300;
@@ -25,9 +26,6 @@ const canRevoke = (order: AdminOrder) =>
   order.linksRevokedAt === null && (order.status === 'paid' || order.activeLinks > 0);
 
 type Notice = { kind: 'ok' | 'error'; text: string };
-
-const failureText = (failure: unknown) =>
-  failure instanceof Error ? failure.message : String(failure);
 
 /** A held order's amount or currency differed from the price: sending it a link approves it. */
 export const approveConfirmation = (order: AdminOrder) =>
@@ -69,7 +67,7 @@ export function OrdersPanel() {
       setNotice({ kind: 'ok', text: done });
       return true;
     } catch (failure) {
-      setNotice({ kind: 'error', text: `Order #${order.id}: ${failureText(failure)}` });
+      setNotice({ kind: 'error', text: `Order #${order.id}: ${errorMessage(failure)}` });
       return false;
     } finally {
       setBusy(null);

@@ -16,6 +16,7 @@ import {
 import { Spinner } from '../../components/spinner';
 import { adminGet, adminPost } from '../../lib/admin-request';
 import { downloadFile } from '../../lib/download-file';
+import { errorMessage } from '../../../shared/error-message';
 
 type Lookup =
   | { status: 'idle' }
@@ -48,7 +49,7 @@ export function PeoplePage() {
     } catch (error) {
       setLookup({
         status: 'failed',
-        message: error instanceof Error ? error.message : String(error),
+        message: errorMessage(error),
       });
     }
   }
@@ -70,7 +71,7 @@ export function PeoplePage() {
       setTyped('');
       await find(address);
     } catch (error) {
-      setEraseError(error instanceof Error ? error.message : String(error));
+      setEraseError(errorMessage(error));
     } finally {
       setErasing(false);
     }

@@ -6,6 +6,7 @@ import { adminSecondaryButton } from '../../components/button-styles';
 import { PageFallback } from '../../components/page-fallback';
 import { session, useSession } from '../../features/auth/session-store';
 import { AdminNav } from './admin-nav';
+import { errorMessage } from '../../../shared/error-message';
 
 function LogoutButton({ onError }: { onError: (message: string) => void }) {
   const navigate = useNavigate();
@@ -16,7 +17,7 @@ function LogoutButton({ onError }: { onError: (message: string) => void }) {
       await session.signOut();
       void navigate(paths.adminLogin, { replace: true });
     } catch (error) {
-      onError(error instanceof Error ? error.message : String(error));
+      onError(errorMessage(error));
       setBusy(false);
     }
   }
