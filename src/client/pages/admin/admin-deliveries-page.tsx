@@ -1,5 +1,5 @@
-import { createDeliveryApi } from '../../features/mail-deliveries/delivery-api-client';
-import { DeliveriesPanel } from '../../features/mail-deliveries/deliveries-panel';
+import { createDeliveryApi } from '../../features/mail/delivery-api-client';
+import { DeliveriesPanel } from '../../features/mail/deliveries-panel';
 import { session } from '../../features/auth/session-store';
 
 // A 401 means the session ended: the admin layout then sends the owner to sign in again.

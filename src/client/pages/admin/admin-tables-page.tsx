@@ -6,8 +6,8 @@ import { loadTableConfigurations } from '../../features/admin-tables/load-table-
 import { TablePanel } from '../../features/admin-tables/table-panel';
 import type { CellRenderer } from '../../features/admin-tables/table-grid';
 import { session } from '../../features/auth/session-store';
-import { createDeliveryApi } from '../../features/mail-deliveries/delivery-api-client';
-import { RecordDeliveryCell } from '../../features/mail-deliveries/record-delivery-cell';
+import { createDeliveryApi } from '../../features/mail/delivery-api-client';
+import { RecordDeliveryCell } from '../../features/mail/record-delivery-cell';
 
 // A 401 means the session ended: the admin layout then sends the owner to sign in again.
 const tableApi = createTableApi({ onUnauthorized: () => session.expired() });
