@@ -12,19 +12,19 @@ const screens: Record<AdminPath, Page> = {
     import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
   ),
   '/admin/insights': lazy(() =>
-    import('../features/insights/insights-page').then((m) => ({ default: m.InsightsPage })),
+    import('../pages/admin/insights-page').then((m) => ({ default: m.InsightsPage })),
   ),
   '/admin/activity': lazy(() =>
-    import('../features/audit/activity-page').then((m) => ({ default: m.ActivityPage })),
+    import('../pages/admin/activity-page').then((m) => ({ default: m.ActivityPage })),
   ),
   '/admin/people': lazy(() =>
-    import('../features/people/people-page').then((m) => ({ default: m.PeoplePage })),
+    import('../pages/admin/people-page').then((m) => ({ default: m.PeoplePage })),
   ),
   '/admin/orders': lazy(() =>
-    import('../features/orders/orders-page').then((m) => ({ default: m.OrdersPage })),
+    import('../pages/admin/orders-page').then((m) => ({ default: m.OrdersPage })),
   ),
   '/admin/backup': lazy(() =>
-    import('../features/backup/backup-page').then((m) => ({ default: m.BackupPage })),
+    import('../pages/admin/backup-page').then((m) => ({ default: m.BackupPage })),
   ),
   '/admin/deliveries': lazy(() =>
     import('../pages/admin/admin-deliveries-page').then((m) => ({

@@ -23,7 +23,7 @@ const ContactUsPage = lazy(() =>
   import('../pages/contact-us-page').then((m) => ({ default: m.ContactUsPage })),
 );
 const DownloadLinkPage = lazy(() =>
-  import('../features/orders/download-link-page').then((m) => ({ default: m.DownloadLinkPage })),
+  import('../pages/download-link-page').then((m) => ({ default: m.DownloadLinkPage })),
 );
 const LoginPage = lazy(() => import('../pages/login-page').then((m) => ({ default: m.LoginPage })));
 const AdminLayout = lazy(() =>

@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { adminPrimaryButton } from '../../components/button-styles';
 import { Spinner } from '../../components/spinner';
 import { RequestError } from '../../lib/request-json';
-import { session } from '../auth/session-store';
-import { backupMessages, downloadBackup } from './download-backup';
+import { session } from '../../features/auth/session-store';
+import { backupMessages, downloadBackup } from '../../features/backup/download-backup';
 
 type State =
   | { status: 'idle' }

@@ -3,7 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backupPath } from '../../../shared/admin/backup-api';
 import { RequestError } from '../../lib/request-json';
 import { BackupPage } from './backup-page';
-import { backupMessages, downloadBackup, fileNameFrom } from './download-backup';
+import {
+  backupMessages,
+  downloadBackup,
+  fileNameFrom,
+} from '../../features/backup/download-backup';
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -2,14 +2,19 @@ import { useMemo, type ReactNode } from 'react';
 import { paths } from '../../../shared/paths';
 import { navigate, useLocation } from '../../routing/router';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
-import { DailyChart, formatDay } from './daily-chart';
-import { FunnelBars } from './funnel-bars';
+import { DailyChart, formatDay } from '../../features/insights/daily-chart';
+import { FunnelBars } from '../../features/insights/funnel-bars';
 import { rangeDays, utcDay } from '../../../shared/utc-days';
-import { rangeProblem, readRange, writeRange, type InsightsRange } from './insights-range';
-import { isEmpty, totalsOf } from './insights-summary';
-import { InsightsTotalsList } from './insights-totals';
-import { RangePicker } from './range-picker';
-import { useInsights } from './use-insights';
+import {
+  rangeProblem,
+  readRange,
+  writeRange,
+  type InsightsRange,
+} from '../../features/insights/insights-range';
+import { isEmpty, totalsOf } from '../../features/insights/insights-summary';
+import { InsightsTotalsList } from '../../features/insights/insights-totals';
+import { RangePicker } from '../../features/insights/range-picker';
+import { useInsights } from '../../features/insights/use-insights';
 
 const card = 'rounded-2xl border border-sand-200 bg-white px-4 py-4 shadow-sm sm:px-6';
 

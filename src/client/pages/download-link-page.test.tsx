@@ -1,10 +1,10 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../shared/paths';
-import { fakeOrderServer, watchAnalytics } from '../../testing/fake-order-server';
-import { renderAtPath } from '../../testing/hash-route';
+import { paths } from '../../shared/paths';
+import { fakeOrderServer, watchAnalytics } from '../testing/fake-order-server';
+import { renderAtPath } from '../testing/hash-route';
 import { DownloadLinkPage } from './download-link-page';
-import { resendLinkSent } from './resend-link-form';
+import { resendLinkSent } from '../features/orders/resend-link-form';
 
 let analytics: string[];
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { OrdersPanel } from './orders-panel';
+import { OrdersPanel } from '../../features/orders/orders-panel';
 
 /** The owner's orders (DESIGN.md "Selling for real"): who paid, their downloads and links. */
 export function OrdersPage() {

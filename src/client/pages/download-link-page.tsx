@@ -1,13 +1,13 @@
 import { Ban, Clock, Link2Off, Repeat } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { linkProblems, type LinkProblem } from '../../../shared/orders/order-api';
-import { paths } from '../../../shared/paths';
-import { usePageView } from '../../analytics/use-page-view';
-import { Link, useLocation } from '../../routing/router';
-import { PageHeader } from '../../components/page-header';
-import { SiteFooter } from '../../components/site-footer';
-import { useScrollToTop } from '../../lib/use-scroll-to-top';
-import { ResendLinkForm } from './resend-link-form';
+import { linkProblems, type LinkProblem } from '../../shared/orders/order-api';
+import { paths } from '../../shared/paths';
+import { usePageView } from '../analytics/use-page-view';
+import { Link, useLocation } from '../routing/router';
+import { PageHeader } from '../components/page-header';
+import { SiteFooter } from '../components/site-footer';
+import { useScrollToTop } from '../lib/use-scroll-to-top';
+import { ResendLinkForm } from '../features/orders/resend-link-form';
 
 const iconClass = 'mx-auto h-14 w-14 text-sage-600';
 

@@ -4,7 +4,7 @@ import { INSIGHTS_MAX_DAYS, type Insights } from '../../../shared/insights/insig
 import { paths } from '../../../shared/paths';
 import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
 import { renderAtPath } from '../../testing/hash-route';
-import { scaleTop } from './daily-chart';
+import { scaleTop } from '../../features/insights/daily-chart';
 import { addDays } from '../../../shared/utc-days';
 import { InsightsPage } from './insights-page';
 
