@@ -4,7 +4,7 @@ import { conversion } from '../analytics/analytics';
 import { usePageView } from '../analytics/use-page-view';
 import { usePublicConfig } from '../routing/public-config';
 import { Link } from '../routing/router';
-import { primaryButton } from '../components/button-styles';
+import { primaryButton } from '../components/styles';
 import { PageHeader } from '../components/page-header';
 import { SiteFooter } from '../components/site-footer';
 import { VerifiedThankYou } from '../features/orders/verified-thank-you';

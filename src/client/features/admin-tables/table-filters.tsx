@@ -3,7 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import type { TableFilter, TableQuery } from '../../../shared/admin/table-api';
 import { MAX_SEARCH_LENGTH } from '../../../shared/admin/table-api';
 import type { TableConfig } from '../../../shared/admin/table-config';
-import { adminInput } from '../../components/button-styles';
+import { adminInput } from '../../components/styles';
 import { DateField } from '../../components/date-field';
 import { SearchField } from '../../components/search-field';
 

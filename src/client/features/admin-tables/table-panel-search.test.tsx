@@ -4,7 +4,7 @@ import { tableConfigSchema } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
 import { HashRouter } from '../../routing/router';
 import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
-import { createTableApi } from './table-api-client';
+import { tableApi } from './table-api-client';
 import { bulkDeleteConfirmation, TablePanel } from './table-panel';
 
 const config = tableConfigSchema.parse(formSubmissions);
@@ -14,7 +14,7 @@ function renderPanel(count = 25) {
   const server = fakeTableServer({ [TABLE]: sampleRows(count) });
   render(
     <HashRouter>
-      <TablePanel config={config} api={createTableApi({ onUnauthorized: vi.fn() })} />
+      <TablePanel config={config} api={tableApi} />
     </HashRouter>,
   );
   return server;

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DeliveryEntry, DeliveryPage } from '../../../shared/mail/delivery-api';
-import { createDeliveryApi } from './delivery-api-client';
+import { deliveryApi } from './delivery-api-client';
 import { DeliveriesPanel } from './deliveries-panel';
 
 const entry = (id: number, values: Partial<DeliveryEntry>): DeliveryEntry => ({
@@ -60,7 +60,7 @@ function fakeLog(options: { failList?: boolean } = {}) {
 
 afterEach(() => vi.unstubAllGlobals());
 
-const api = () => createDeliveryApi({ onUnauthorized: vi.fn() });
+const api = () => deliveryApi;
 
 describe('deliveries panel', () => {
   it('lists every delivery with its state, next attempt, error and counts', async () => {

@@ -5,7 +5,7 @@ import {
   type DeliveryEntry,
   type DeliveryFilter,
 } from '../../../shared/mail/delivery-api';
-import { adminSecondaryButton } from '../../components/button-styles';
+import { adminSecondaryButton } from '../../components/styles';
 import { Pager } from '../../components/pager';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';

@@ -8,7 +8,7 @@ import {
   type RecordDeliveries,
   type ResentDelivery,
 } from '../../../shared/mail/delivery-api';
-import { requestJson, watchUnauthorized } from '../../lib/request-json';
+import { api } from '../../lib/api-client';
 
 /** The admin delivery log calls (shared/mail/delivery-api.ts). */
 export type DeliveryApi = {
@@ -17,27 +17,11 @@ export type DeliveryApi = {
   resend(id: number): Promise<DeliveryEntry>;
 };
 
-/** `onUnauthorized` runs on a 401 (the session ended); the call still rejects. */
-export function createDeliveryApi({ onUnauthorized }: { onUnauthorized(): void }): DeliveryApi {
-  const guarded = <T>(request: Promise<T>) => watchUnauthorized(request, onUnauthorized);
-  return {
-    list: (state, page) =>
-      guarded(requestJson<DeliveryPage>(`${deliveriesPath}?state=${state}&page=${page}`)),
-    forRecords: async (table, ids) =>
-      (
-        await guarded(
-          requestJson<RecordDeliveries>(`${recordDeliveriesPath(table)}?ids=${ids.join(',')}`),
-        )
-      ).deliveries,
-    resend: async (id) =>
-      (
-        await guarded(
-          requestJson<ResentDelivery>(deliveryResendPath(id), {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: '{}',
-          }),
-        )
-      ).delivery,
-  };
-}
+/** The admin delivery log calls; a 401 goes to the API client's session listeners. */
+export const deliveryApi: DeliveryApi = {
+  list: (state, page) => api.get<DeliveryPage>(`${deliveriesPath}?state=${state}&page=${page}`),
+  forRecords: async (table, ids) =>
+    (await api.get<RecordDeliveries>(`${recordDeliveriesPath(table)}?ids=${ids.join(',')}`))
+      .deliveries,
+  resend: async (id) => (await api.post<ResentDelivery>(deliveryResendPath(id))).delivery,
+};

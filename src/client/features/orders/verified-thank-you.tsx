@@ -13,7 +13,7 @@ import { sessionIdSchema, type SessionStatus } from '../../../shared/orders/orde
 import { paths } from '../../../shared/paths';
 import { product } from '../../../shared/product';
 import { Link, useLocation } from '../../routing/router';
-import { primaryButton, secondaryButton } from '../../components/button-styles';
+import { primaryButton, secondaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { Spinner } from '../../components/spinner';
 import { recordPurchaseOnce } from './purchase-conversion';

@@ -8,11 +8,11 @@ import {
   type AuditPage,
   type AuditRestored,
 } from '../../../shared/admin/audit-api';
-import { adminSecondaryButton } from '../../components/button-styles';
+import { adminSecondaryButton } from '../../components/styles';
 import { Pager } from '../../components/pager';
 import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
-import { adminGet, adminPost } from '../../lib/admin-request';
+import { api } from '../../lib/api-client';
 import { errorMessage } from '../../../shared/error-message';
 
 const actionNames: Record<AuditEntry['action'], string> = {
@@ -73,7 +73,7 @@ export function ActivityPage() {
 
   useEffect(() => {
     let current = true;
-    adminGet<AuditPage>(`${auditPath()}?page=${page}`).then(
+    api.get<AuditPage>(`${auditPath()}?page=${page}`).then(
       (data) => current && setLoaded({ key, data }),
       (error: unknown) => current && setLoaded({ key, error: errorMessage(error) }),
     );
@@ -86,7 +86,7 @@ export function ActivityPage() {
     setRestoring(entry.id);
     setNotice(null);
     try {
-      const answer = await adminPost<AuditRestored>(auditRestorePath(entry.id), {});
+      const answer = await api.post<AuditRestored>(auditRestorePath(entry.id), {});
       setNotice({
         kind: 'ok',
         text: `Restored ${answer.restored} ${answer.restored === 1 ? 'row' : 'rows'} of ${entry.tableName}.`,

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backupPath } from '../../../shared/admin/backup-api';
-import { RequestError } from '../../lib/request-json';
+import { RequestError } from '../../lib/api-client';
 import { BackupPage } from './backup-page';
 import {
   backupMessages,

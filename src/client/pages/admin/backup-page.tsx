@@ -1,9 +1,8 @@
 import { CircleAlert, CircleCheck, Download } from 'lucide-react';
 import { useState } from 'react';
-import { adminPrimaryButton } from '../../components/button-styles';
+import { adminPrimaryButton } from '../../components/styles';
 import { Spinner } from '../../components/spinner';
-import { RequestError } from '../../lib/request-json';
-import { session } from '../../features/auth/session-store';
+import { RequestError } from '../../lib/api-client';
 import { backupMessages, downloadBackup } from '../../features/backup/download-backup';
 
 type State =
@@ -28,8 +27,6 @@ export function BackupPage({ download = downloadBackup }: BackupPageProps) {
     try {
       setState({ status: 'saved', name: await download() });
     } catch (error) {
-      // A 401 means the session ended: the admin layout then sends the owner to sign in.
-      if (error instanceof RequestError && error.status === 401) session.expired();
       setState({
         status: 'failed',
         message: error instanceof RequestError ? error.message : backupMessages.failed,

@@ -8,13 +8,9 @@ import {
   type PersonErased,
   type PersonRecords,
 } from '../../../shared/admin/people-api';
-import {
-  adminInput,
-  adminPrimaryButton,
-  adminSecondaryButton,
-} from '../../components/button-styles';
+import { adminInput, adminPrimaryButton, adminSecondaryButton } from '../../components/styles';
 import { Spinner } from '../../components/spinner';
-import { adminGet, adminPost } from '../../lib/admin-request';
+import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download-file';
 import { errorMessage } from '../../../shared/error-message';
 
@@ -45,7 +41,7 @@ export function PeoplePage() {
   async function find(address: string) {
     setLookup({ status: 'loading', email: address });
     try {
-      setLookup({ status: 'found', records: await adminGet<PersonRecords>(peoplePath(address)) });
+      setLookup({ status: 'found', records: await api.get<PersonRecords>(peoplePath(address)) });
     } catch (error) {
       setLookup({
         status: 'failed',
@@ -66,7 +62,7 @@ export function PeoplePage() {
     setErasing(true);
     setEraseError(null);
     try {
-      const result = await adminPost<PersonErased>(peopleErasePath(), { email: address });
+      const result = await api.post<PersonErased>(peopleErasePath(), { email: address });
       setErased({ email: address, result });
       setTyped('');
       await find(address);

@@ -1,13 +1,13 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { orderSessionPath, type SessionStatus } from '../../../shared/orders/order-api';
-import { paths } from '../../../shared/paths';
-import { PublicConfigProvider } from '../../routing/public-config';
-import { ThankYouPage } from '../../pages/thank-you-page';
-import { renderAtPath } from '../../testing/hash-route';
-import { fakeOrderServer, watchAnalytics } from '../../testing/fake-order-server';
-import { RECORDED_PURCHASES_KEY } from './purchase-conversion';
-import { resendLinkSent } from './resend-link-form';
+import { orderSessionPath, type SessionStatus } from '../../shared/orders/order-api';
+import { paths } from '../../shared/paths';
+import { PublicConfigProvider } from '../routing/public-config';
+import { ThankYouPage } from './thank-you-page';
+import { renderAtPath } from '../testing/hash-route';
+import { fakeOrderServer, watchAnalytics } from '../testing/fake-order-server';
+import { RECORDED_PURCHASES_KEY } from '../features/orders/purchase-conversion';
+import { resendLinkSent } from '../features/orders/resend-link-form';
 
 const config = {
   checkoutUrl: 'https://pay.example.com/buy',

@@ -19,7 +19,7 @@ const UNREACHABLE_MESSAGE = 'Something went wrong. Please check your connection 
  * when there is none, as for a 204); rejects with a RequestError carrying the server's
  * `message`, or a general text when the answer has none.
  */
-export async function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+async function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -39,7 +39,7 @@ export async function requestJson<T>(url: string, init: RequestInit = {}): Promi
 }
 
 /** Sends `body` as JSON with `method`. */
-export function sendJson<T>(method: 'POST' | 'PUT', url: string, body: unknown): Promise<T> {
+function sendJson<T>(method: 'POST' | 'PUT', url: string, body: unknown): Promise<T> {
   return requestJson<T>(url, {
     method,
     headers: { 'content-type': 'application/json' },
@@ -47,18 +47,37 @@ export function sendJson<T>(method: 'POST' | 'PUT', url: string, body: unknown):
   });
 }
 
+const sessionEndedListeners = new Set<() => void>();
+
 /**
- * Runs `onUnauthorized` when the request is refused with a 401 (the admin session ended); the
- * request still rejects, so the caller shows its error.
+ * Runs `listener` whenever the server refuses a call with 401: the session ended (the admin
+ * area then sends the owner to sign in). The session store registers the one listener the app
+ * needs; returns a function that removes it.
  */
-export async function watchUnauthorized<T>(
-  request: Promise<T>,
-  onUnauthorized: () => void,
-): Promise<T> {
+export function onSessionEnded(listener: () => void): () => void {
+  sessionEndedListeners.add(listener);
+  return () => sessionEndedListeners.delete(listener);
+}
+
+/** Passes `request` through; a 401 refusal first tells the onSessionEnded listeners. */
+export async function watchSession<T>(request: Promise<T>): Promise<T> {
   try {
     return await request;
   } catch (error) {
-    if (error instanceof RequestError && error.status === 401) onUnauthorized();
+    if (error instanceof RequestError && error.status === 401) {
+      for (const listener of sessionEndedListeners) listener();
+    }
     throw error;
   }
 }
+
+/**
+ * The site's one API client: JSON in and out with the session cookie, a RequestError with the
+ * server's message on refusal, and a 401 reported to the onSessionEnded listeners.
+ */
+export const api = {
+  get: <T>(url: string) => watchSession(requestJson<T>(url)),
+  post: <T>(url: string, body: unknown = {}) => watchSession(sendJson<T>('POST', url, body)),
+  put: <T>(url: string, body: unknown) => watchSession(sendJson<T>('PUT', url, body)),
+  delete: <T>(url: string) => watchSession(requestJson<T>(url, { method: 'DELETE' })),
+};
