@@ -1,3 +1,4 @@
+import { formatDate } from '../../lib/format-date';
 import { RotateCw } from 'lucide-react';
 import { useState } from 'react';
 import {
@@ -10,12 +11,7 @@ import { Pager } from '../../components/pager';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import type { DeliveryApi } from './delivery-api-client';
-import {
-  DeliveryStateBadge,
-  deliveryDetail,
-  formatTime,
-  stateLabels,
-} from './delivery-state-badge';
+import { DeliveryStateBadge, deliveryDetail, stateLabels } from './delivery-state-badge';
 import { useDeliveryPage } from './use-delivery-page';
 import { errorMessage } from '../../../shared/error-message';
 
@@ -131,7 +127,7 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
                   </div>
                   <p className="mt-1 text-sm text-ink-muted">
                     To {entry.recipient} · {sourceLabel(entry)} · queued{' '}
-                    {formatTime(entry.createdAt)} · {entry.attempts}{' '}
+                    {formatDate(entry.createdAt)} · {entry.attempts}{' '}
                     {entry.attempts === 1 ? 'attempt' : 'attempts'}
                   </p>
                   <p className="text-sm text-ink-muted">{deliveryDetail(entry)}</p>

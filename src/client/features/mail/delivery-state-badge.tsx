@@ -1,3 +1,4 @@
+import { formatDate } from '../../lib/format-date';
 import type { DeliveryEntry, DeliveryState } from '../../../shared/mail/delivery-api';
 
 export const stateLabels: Record<DeliveryState, string> = {
@@ -14,10 +15,6 @@ const stateStyles: Record<DeliveryState, string> = {
   failed: 'bg-red-100 text-red-800',
 };
 
-export function formatTime(iso: string): string {
-  return new Date(iso).toLocaleString();
-}
-
 /** The state as a coloured word, never colour alone. */
 export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
   return (
@@ -33,12 +30,12 @@ export function DeliveryStateBadge({ state }: { state: DeliveryState }) {
 export function deliveryDetail(entry: DeliveryEntry): string {
   switch (entry.state) {
     case 'sent':
-      return entry.sentAt ? `Sent ${formatTime(entry.sentAt)}` : 'Sent';
+      return entry.sentAt ? `Sent ${formatDate(entry.sentAt)}` : 'Sent';
     case 'sending':
       return 'Sending now';
     case 'retrying':
       return entry.nextAttemptAt
-        ? `Next attempt ${formatTime(entry.nextAttemptAt)}`
+        ? `Next attempt ${formatDate(entry.nextAttemptAt)}`
         : 'Next attempt soon';
     case 'failed':
       return `Gave up after ${entry.attempts} attempts`;

@@ -3,13 +3,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AdminOrder, OrderPage } from '../../../shared/orders/order-api';
 import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
 import { formatAmount } from '../../lib/format-amount';
-import { formatWhen } from './format-order';
-import {
-  approveConfirmation,
-  ORDER_SEARCH_DELAY_MS,
-  OrdersPanel,
-  revokeConfirmation,
-} from './orders-panel';
+import { SEARCH_DELAY_MS } from '../../lib/use-debounced';
+import { formatDate } from '../../lib/format-date';
+import { approveConfirmation, OrdersPanel, revokeConfirmation } from './orders-panel';
 
 const order = (id: number, values: Partial<AdminOrder> = {}): AdminOrder => ({
   id,
@@ -113,8 +109,8 @@ describe('orders panel', () => {
     expect(formatAmount(2700, 'usd')).toMatch(/27\.00/);
     expect(formatAmount(100, 'eur')).toMatch(/1[.,]00/);
     expect(formatAmount(500, 'jpy')).toMatch(/500/);
-    expect(cells(rows[2]!)[5]).toBe(formatWhen('2026-11-24T10:00:00.000Z'));
-    expect(formatWhen('2026-11-24T10:00:00.000Z')).toMatch(/2026/);
+    expect(cells(rows[2]!)[5]).toBe(formatDate('2026-11-24T10:00:00.000Z', 'short'));
+    expect(formatDate('2026-11-24T10:00:00.000Z', 'short')).toMatch(/2026/);
     // Resend only for a paid order (Send for one held for review), revoke only where a link
     // still works.
     expect(within(rows[0]!).queryByRole('button', { name: /Resend link/ })).toBeNull();
@@ -145,14 +141,14 @@ describe('orders panel', () => {
     fireEvent.change(screen.getByLabelText('Search name or email'), {
       target: { value: ' buyer1@ ' },
     });
-    await act(() => vi.advanceTimersByTimeAsync(ORDER_SEARCH_DELAY_MS));
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS));
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
     expect(calls.at(-1)).toBe('GET /api/admin/orders?page=0&q=buyer1%40');
 
     fireEvent.change(screen.getByLabelText('Search name or email'), {
       target: { value: 'nobody' },
     });
-    await act(() => vi.advanceTimersByTimeAsync(ORDER_SEARCH_DELAY_MS));
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS));
     expect(await screen.findByText('No orders match.')).toBeDefined();
   });
 
@@ -212,7 +208,7 @@ describe('orders panel', () => {
     render(<OrdersPanel />);
     await screen.findByRole('table');
     expect(bodyRows()[0]!.textContent).toContain(
-      `Links revoked ${formatWhen('2026-11-24T12:00:00.000Z')}`,
+      `Links revoked ${formatDate('2026-11-24T12:00:00.000Z', 'short')}`,
     );
     expect(screen.queryByRole('button', { name: 'Revoke links of order #8' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Resend link of order #8' })).toBeDefined();

@@ -13,6 +13,7 @@ import { Pager } from '../../components/pager';
 import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api-client';
+import { formatDate } from '../../lib/format-date';
 import { errorMessage } from '../../../shared/error-message';
 
 const actionNames: Record<AuditEntry['action'], string> = {
@@ -161,16 +162,12 @@ export function ActivityPage() {
                     </p>
                     <p className="mt-1 text-sm break-all text-ink-muted">
                       {entry.adminEmail} ·{' '}
-                      <time dateTime={entry.createdAt}>
-                        {new Date(entry.createdAt).toLocaleString()}
-                      </time>
+                      <time dateTime={entry.createdAt}>{formatDate(entry.createdAt)}</time>
                       {entry.restoredAt ? (
                         <>
                           {' '}
                           · restored{' '}
-                          <time dateTime={entry.restoredAt}>
-                            {new Date(entry.restoredAt).toLocaleString()}
-                          </time>
+                          <time dateTime={entry.restoredAt}>{formatDate(entry.restoredAt)}</time>
                         </>
                       ) : null}
                     </p>
