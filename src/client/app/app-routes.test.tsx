@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../shared/auth';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
-import { fakeAuthServer, signedInAs, signedOut } from '../testing/fake-auth-server';
-import { fakeTableServer } from '../testing/fake-table-server';
-import { renderAtPath } from '../testing/hash-route';
+import { fakeAuthServer, signedInAs, signedOut } from '../../../tests/support/client/fake-auth';
+import { fakeTableServer } from '../../../tests/support/client/fake-tables';
+import { renderAtPath } from '../../../tests/support/client/hash-route';
 import { AppRoutes } from './app-routes';
 import { HashRouter, StaticRouter } from '../routing/router';
 

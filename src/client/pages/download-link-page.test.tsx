@@ -1,8 +1,9 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
-import { fakeOrderServer, watchAnalytics } from '../testing/fake-order-server';
-import { renderAtPath } from '../testing/hash-route';
+import { RESEND_LINK_PATH } from '../../shared/orders/order-api';
+import { fakeApi, watchAnalytics } from '../../../tests/support/client/fake-api';
+import { renderAtPath } from '../../../tests/support/client/hash-route';
 import { DownloadLinkPage } from './download-link-page';
 import { resendLinkSent } from '../features/orders/resend-link-form';
 
@@ -25,7 +26,9 @@ describe('download link page', () => {
     ['nonsense', 'This download link is not valid', /The link may be incomplete/],
     ['', 'This download link is not valid', /The link may be incomplete/],
   ])('explains a link that is %s and offers a new one', async (reason, title, text) => {
-    const calls = fakeOrderServer(() => ({ status: 202, body: { status: 'accepted' } }));
+    const { calls } = fakeApi({
+      [RESEND_LINK_PATH]: { status: 202, body: { status: 'accepted' } },
+    });
     show(reason ? `?reason=${reason}` : '');
     expect(heading()).toBe(title);
     expect(screen.getByText(text)).toBeDefined();

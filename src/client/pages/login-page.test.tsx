@@ -2,8 +2,8 @@ import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../shared/auth';
 import { paths } from '../../shared/paths';
-import { fakeAuthServer } from '../testing/fake-auth-server';
-import { PathSwitch, renderAtPath } from '../testing/hash-route';
+import { fakeAuthServer } from '../../../tests/support/client/fake-auth';
+import { PathSwitch, renderAtPath } from '../../../tests/support/client/hash-route';
 import { session } from '../features/auth/session-store';
 import { LoginPage, type LoginMode } from './login-page';
 

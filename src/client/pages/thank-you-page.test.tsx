@@ -1,11 +1,15 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { orderSessionPath, type SessionStatus } from '../../shared/orders/order-api';
+import {
+  orderSessionPath,
+  RESEND_LINK_PATH,
+  type SessionStatus,
+} from '../../shared/orders/order-api';
 import { paths } from '../../shared/paths';
 import { PublicConfigProvider } from '../routing/public-config';
 import { ThankYouPage } from './thank-you-page';
-import { renderAtPath } from '../testing/hash-route';
-import { fakeOrderServer, watchAnalytics } from '../testing/fake-order-server';
+import { renderAtPath } from '../../../tests/support/client/hash-route';
+import { fakeApi, watchAnalytics } from '../../../tests/support/client/fake-api';
 import { RECORDED_PURCHASES_KEY } from '../features/orders/purchase-conversion';
 import { resendLinkSent } from '../features/orders/resend-link-form';
 
@@ -30,13 +34,14 @@ afterEach(() => {
 /** The server's answers to the session poll, one per request; the last one repeats. */
 function sessionAnswers(...replies: (SessionStatus | 'network-error')[]) {
   let asked = 0;
-  return fakeOrderServer(({ method, path }) => {
-    if (method === 'POST') return { status: 202, body: { status: 'accepted' } };
-    if (!path.startsWith('/api/orders/session/')) return { status: 404 };
-    const reply = replies[Math.min(asked, replies.length - 1)]!;
-    asked += 1;
-    return reply === 'network-error' ? reply : { status: 200, body: reply };
-  });
+  return fakeApi({
+    [RESEND_LINK_PATH]: { status: 202, body: { status: 'accepted' } },
+    [`${orderSessionPath('')}*`]: () => {
+      const reply = replies[Math.min(asked, replies.length - 1)]!;
+      asked += 1;
+      return reply === 'network-error' ? reply : { status: 200, body: reply };
+    },
+  }).calls;
 }
 
 function showThankYou(search = '') {

@@ -6,7 +6,7 @@ import {
   type TableRow,
 } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
 import { tableApi } from './table-api-client';
 import { TablePanel } from './table-panel';
 

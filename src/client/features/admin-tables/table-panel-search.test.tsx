@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
 import { HashRouter } from '../../routing/router';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
 import { tableApi } from './table-api-client';
 import { bulkDeleteConfirmation, TablePanel } from './table-panel';
 

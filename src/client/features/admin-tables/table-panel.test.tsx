@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema, type TableRow } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
 import { onSessionEnded } from '../../lib/api-client';
 import { tableApi } from './table-api-client';
 import { TablePanel } from './table-panel';

@@ -1,6 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DeliveryEntry, DeliveryPage } from '../../../shared/mail/delivery-api';
+import {
+  deliveriesPath,
+  type DeliveryEntry,
+  type DeliveryPage,
+} from '../../../shared/mail/delivery-api';
+import { fakeApi } from '../../../../tests/support/client/fake-api';
 import { deliveryApi } from './delivery-api-client';
 import { DeliveriesPanel } from './deliveries-panel';
 
@@ -33,29 +38,24 @@ const entries = [
 
 /** The delivery log API in jsdom, from the entries above; records each call. */
 function fakeLog(options: { failList?: boolean } = {}) {
-  const calls: string[] = [];
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    calls.push(`${init?.method ?? 'GET'} ${url}`);
-    const json = (status: number, body: unknown) =>
-      new Response(JSON.stringify(body), {
-        status,
-        headers: { 'content-type': 'application/json' },
-      });
-    if (init?.method === 'POST') return json(201, { delivery: entry(9, { state: 'sending' }) });
-    if (options.failList) return json(503, { error: 'Unavailable', message: 'Try later.' });
-    const query = new URL(url, 'http://localhost').searchParams;
-    const state = query.get('state');
-    const shown = entries.filter((e) => state === 'all' || e.state === state);
-    const page: DeliveryPage = {
-      entries: shown,
-      count: shown.length,
-      counts: { sending: 0, retrying: 1, sent: 1, failed: 1 },
-      page: Number(query.get('page')),
-      pageSize: 25,
-    };
-    return json(200, page);
-  });
-  return calls;
+  return fakeApi({
+    [`${deliveriesPath}/*`]: { status: 201, body: { delivery: entry(9, { state: 'sending' }) } },
+    [deliveriesPath]: ({ params }) => {
+      if (options.failList) {
+        return { status: 503, body: { error: 'Unavailable', message: 'Try later.' } };
+      }
+      const state = params.get('state');
+      const shown = entries.filter((e) => state === 'all' || e.state === state);
+      const page: DeliveryPage = {
+        entries: shown,
+        count: shown.length,
+        counts: { sending: 0, retrying: 1, sent: 1, failed: 1 },
+        page: Number(params.get('page')),
+        pageSize: 25,
+      };
+      return { status: 200, body: page };
+    },
+  }).calls;
 }
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,11 +1,20 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AdminOrder, OrderPage } from '../../../shared/orders/order-api';
-import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
+import {
+  ADMIN_ORDERS_PATH,
+  type AdminOrder,
+  type OrderPage,
+} from '../../../shared/orders/order-api';
+import { fakeApi, type FakeReply, type FakeRoute } from '../../../../tests/support/client/fake-api';
 import { formatAmount } from '../../lib/format-amount';
 import { SEARCH_DELAY_MS } from '../../lib/use-debounced';
 import { formatDate } from '../../lib/format-date';
 import { approveConfirmation, OrdersPanel, revokeConfirmation } from './orders-panel';
+
+/** The admin orders routes, each answered by `answer`; returns the requests as `METHOD url`. */
+function adminOrders(answer: FakeRoute) {
+  return fakeApi({ [ADMIN_ORDERS_PATH]: answer, [`${ADMIN_ORDERS_PATH}/*`]: answer }).calls;
+}
 
 const order = (id: number, values: Partial<AdminOrder> = {}): AdminOrder => ({
   id,
@@ -35,7 +44,7 @@ const stored = [
 
 /** The admin orders API over `orders`; `fail` answers the list with that reply instead. */
 function fakeOrders(orders: AdminOrder[], fail?: FakeReply) {
-  return fakeOrderServer(({ method, path, body }) => {
+  return adminOrders(({ method, url: path, body }) => {
     const url = new URL(path, 'http://localhost');
     const match = /^\/api\/admin\/orders\/(\d+)(\/.+)?$/.exec(url.pathname);
     if (match) {
@@ -216,7 +225,7 @@ describe('orders panel', () => {
 
   it('shows the server’s refusal of an action', async () => {
     // Shown as paid, but refunded on the server since the page loaded.
-    fakeOrderServer(({ method }) =>
+    adminOrders(({ method }) =>
       method === 'GET'
         ? { status: 200, body: { orders: [order(6)], count: 1, page: 0, pageSize: 25 } }
         : {

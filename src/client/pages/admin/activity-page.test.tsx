@@ -1,6 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AuditEntry } from '../../../shared/admin/audit-api';
+import { auditPath, type AuditEntry } from '../../../shared/admin/audit-api';
+import {
+  fakeApi,
+  type FakeReply,
+  type FakeRequest,
+} from '../../../../tests/support/client/fake-api';
 import { ActivityPage } from './activity-page';
 
 const entry = (values: Partial<AuditEntry>): AuditEntry => ({
@@ -17,11 +22,8 @@ const entry = (values: Partial<AuditEntry>): AuditEntry => ({
   ...values,
 });
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+function json(status: number, body: unknown): FakeReply {
+  return { status, body };
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -29,8 +31,8 @@ afterEach(() => vi.unstubAllGlobals());
 describe('Activity page', () => {
   it('lists entries with who, what and when, and restores a delete', async () => {
     let restored = false;
-    const fetch = vi.fn(async (_url: string, init?: RequestInit) => {
-      if (init?.method === 'POST') {
+    const audit = ({ method }: FakeRequest) => {
+      if (method === 'POST') {
         restored = true;
         return json(200, { restored: 2, entry: entry({ id: 2, action: 'bulk_delete' }) });
       }
@@ -50,8 +52,8 @@ describe('Activity page', () => {
         page: 0,
         pageSize: 20,
       });
-    });
-    vi.stubGlobal('fetch', fetch);
+    };
+    const { fetch } = fakeApi({ [auditPath()]: audit, [`${auditPath()}/*`]: audit });
     render(<ActivityPage />);
     expect(screen.getByRole('status').textContent).toBe('Loading activity…');
     const items = await screen.findAllByRole('listitem');
@@ -74,19 +76,16 @@ describe('Activity page', () => {
   });
 
   it('shows the server’s message when a restore is refused, and an empty log', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (_url: string, init?: RequestInit) =>
-        init?.method === 'POST'
-          ? json(409, { error: 'Conflict', message: 'Cannot restore: id 3 of x is taken.' })
-          : json(200, {
-              rows: [entry({ id: 5, action: 'delete', before: [{ id: 3 }], after: null })],
-              count: 1,
-              page: 0,
-              pageSize: 20,
-            }),
-      ),
-    );
+    const refusing = ({ method }: FakeRequest) =>
+      method === 'POST'
+        ? json(409, { error: 'Conflict', message: 'Cannot restore: id 3 of x is taken.' })
+        : json(200, {
+            rows: [entry({ id: 5, action: 'delete', before: [{ id: 3 }], after: null })],
+            count: 1,
+            page: 0,
+            pageSize: 20,
+          });
+    fakeApi({ [auditPath()]: refusing, [`${auditPath()}/*`]: refusing });
     render(<ActivityPage />);
     fireEvent.click(await screen.findByRole('button', { name: /^Restore/ }));
     expect((await screen.findByRole('alert')).textContent).toBe(
@@ -95,17 +94,11 @@ describe('Activity page', () => {
   });
 
   it('says when there is nothing yet, and when the log cannot be loaded', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => json(200, { rows: [], count: 0, page: 0, pageSize: 20 })),
-    );
+    fakeApi({ [auditPath()]: json(200, { rows: [], count: 0, page: 0, pageSize: 20 }) });
     const { unmount } = render(<ActivityPage />);
     expect(await screen.findByText('No admin changes yet.')).toBeDefined();
     unmount();
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => json(500, { error: 'Error', message: 'Database down.' })),
-    );
+    fakeApi({ [auditPath()]: json(500, { error: 'Error', message: 'Database down.' }) });
     render(<ActivityPage />);
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Could not load the activity: Database down.',

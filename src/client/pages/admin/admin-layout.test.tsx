@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../../shared/auth';
 import { adminNav, paths } from '../../../shared/paths';
 import { WithOutlet } from '../../routing/router';
-import { fakeAuthServer, signedInAs, signedOut } from '../../testing/fake-auth-server';
-import { PathSwitch, renderAtPath } from '../../testing/hash-route';
+import { fakeAuthServer, signedInAs, signedOut } from '../../../../tests/support/client/fake-auth';
+import { PathSwitch, renderAtPath } from '../../../../tests/support/client/hash-route';
 import { AdminLayout } from './admin-layout';
 
 function renderAdmin() {

@@ -4,9 +4,9 @@ import { tableConfigSchema, type TableConfig } from '../../../shared/admin/table
 import { paths } from '../../../shared/paths';
 import refundInquiries from '../../../shared/table-configurations/refund-inquiries.json';
 import { WithOutlet } from '../../routing/router';
-import { fakeAuthServer, signedInAs } from '../../testing/fake-auth-server';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
-import { PathSwitch, renderAtPath } from '../../testing/hash-route';
+import { fakeAuthServer, signedInAs } from '../../../../tests/support/client/fake-auth';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
+import { PathSwitch, renderAtPath } from '../../../../tests/support/client/hash-route';
 import { AdminLayout } from './admin-layout';
 import { AdminTablesPage } from './admin-tables-page';
 

@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backupPath } from '../../../shared/admin/backup-api';
 import { RequestError } from '../../lib/api-client';
+import { fakeApi } from '../../../../tests/support/client/fake-api';
 import { BackupPage } from './backup-page';
 import {
   backupMessages,
@@ -73,8 +74,8 @@ describe('Backup page', () => {
 
 describe('downloadBackup', () => {
   it('fetches the backup and saves it under the name the server gave', async () => {
-    const fetchMock = vi.fn(
-      async () =>
+    const fetchMock = fakeApi({
+      [backupPath]: () =>
         new Response(new Uint8Array([31, 139, 8]), {
           status: 200,
           headers: {
@@ -83,8 +84,7 @@ describe('downloadBackup', () => {
               'attachment; filename="soul-reset-backup-2026-11-24T18-00-00Z.jsonl.gz"',
           },
         }),
-    );
-    vi.stubGlobal('fetch', fetchMock);
+    }).fetch;
     const createObjectURL = vi.fn(() => 'blob:backup');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
     const clicked: HTMLAnchorElement[] = [];
@@ -103,31 +103,22 @@ describe('downloadBackup', () => {
   });
 
   it('rejects with the server’s message, or a general one when it cannot be reached', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(
-        async () =>
-          new Response(JSON.stringify({ error: 'Unauthorized', message: 'Sign in to continue.' }), {
-            status: 401,
-          }),
-      ),
-    );
+    fakeApi({
+      [backupPath]: {
+        status: 401,
+        body: { error: 'Unauthorized', message: 'Sign in to continue.' },
+      },
+    });
     await expect(downloadBackup()).rejects.toMatchObject({
       status: 401,
       message: 'Sign in to continue.',
     });
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => new Response('oops', { status: 500 })),
-    );
+    fakeApi({ [backupPath]: () => new Response('oops', { status: 500 }) });
     await expect(downloadBackup()).rejects.toMatchObject({
       status: 500,
       message: backupMessages.failed,
     });
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
-    );
+    fakeApi({ [backupPath]: 'network-error' });
     await expect(downloadBackup()).rejects.toMatchObject({
       status: 0,
       message: backupMessages.unreachable,

@@ -1,9 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { INSIGHTS_MAX_DAYS, type Insights } from '../../../shared/insights/insights-api';
+import {
+  ADMIN_INSIGHTS_PATH,
+  INSIGHTS_MAX_DAYS,
+  type Insights,
+} from '../../../shared/insights/insights-api';
 import { paths } from '../../../shared/paths';
-import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
-import { renderAtPath } from '../../testing/hash-route';
+import { fakeApi, type FakeReply } from '../../../../tests/support/client/fake-api';
+import { renderAtPath } from '../../../../tests/support/client/hash-route';
 import { scaleTop } from '../../features/insights/daily-chart';
 import { addDays } from '../../../shared/utc-days';
 import { InsightsPage } from './insights-page';
@@ -49,11 +53,9 @@ function emptyAnswer(from: string, to: string): Insights {
 
 /** The admin insights API: `answer` replies to each request's range. */
 function fakeInsights(answer: (from: string, to: string) => FakeReply) {
-  return fakeOrderServer(({ path }) => {
-    const url = new URL(path, 'http://localhost');
-    expect(url.pathname).toBe('/api/admin/insights');
-    return answer(url.searchParams.get('from')!, url.searchParams.get('to')!);
-  });
+  return fakeApi({
+    [ADMIN_INSIGHTS_PATH]: ({ params }) => answer(params.get('from')!, params.get('to')!),
+  }).calls;
 }
 
 const open = (search = '') => renderAtPath(`${paths.adminInsights}${search}`, <InsightsPage />);

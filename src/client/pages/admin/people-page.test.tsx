@@ -1,13 +1,15 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { peopleErasePath, peoplePath } from '../../../shared/admin/people-api';
+import { fakeApi, type FakeReply } from '../../../../tests/support/client/fake-api';
 import { PeoplePage, personFileName } from './people-page';
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+function json(status: number, body: unknown): FakeReply {
+  return { status, body };
 }
+
+/** The people routes: the lookup (its path without the address) and the erase. */
+const lookupPath = new URL(peoplePath(''), 'http://localhost').pathname;
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -33,14 +35,13 @@ const found = {
 describe('People page', () => {
   it('finds every record of an address, downloads them as JSON, and erases after typing it', async () => {
     let erased = false;
-    const fetch = vi.fn(async (_url: string, init?: RequestInit) => {
-      if (init?.method === 'POST') {
+    const { fetch } = fakeApi({
+      [peopleErasePath()]: () => {
         erased = true;
         return json(200, { erased: [{ table: 'form_submissions', deleted: 1, scrubbed: 0 }] });
-      }
-      return json(200, erased ? { email: 'ann@example.com', tables: [] } : found);
+      },
+      [lookupPath]: () => json(200, erased ? { email: 'ann@example.com', tables: [] } : found),
     });
-    vi.stubGlobal('fetch', fetch);
     const clicked: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
       this: HTMLAnchorElement,
@@ -84,15 +85,12 @@ describe('People page', () => {
   });
 
   it('shows the server’s message for an address it refuses', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        json(400, {
-          error: 'Bad Request',
-          message: 'Type one email address, like ann@example.com.',
-        }),
-      ),
-    );
+    fakeApi({
+      [lookupPath]: json(400, {
+        error: 'Bad Request',
+        message: 'Type one email address, like ann@example.com.',
+      }),
+    });
     render(<PeoplePage />);
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'a@b' } });
     fireEvent.click(screen.getByRole('button', { name: 'Find records' }));

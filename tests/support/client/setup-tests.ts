@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { resetFakeApi } from './fake-api';
 
 let consoleErrors: unknown[][] = [];
 
@@ -14,6 +15,7 @@ beforeEach(() => {
 // Testing Library only unmounts on its own when test globals are enabled; they are not here.
 afterEach(() => {
   cleanup();
+  resetFakeApi();
   vi.restoreAllMocks();
   expect(consoleErrors, 'console.error was called').toEqual([]);
 });

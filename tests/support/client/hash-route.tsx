@@ -1,6 +1,6 @@
 import { render } from '@testing-library/react';
 import { Fragment, type ReactNode } from 'react';
-import { HashRouter, parseHashLocation, useLocation } from '../routing/router';
+import { HashRouter, parseHashLocation, useLocation } from '../../../src/client/routing/router';
 
 /** Renders `ui` under the app's hash router, with the address at `path`. */
 export function renderAtPath(path: string, ui: ReactNode) {

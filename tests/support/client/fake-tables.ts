@@ -1,12 +1,14 @@
-import { vi } from 'vitest';
-import type { RowValues, TablePage } from '../../shared/admin/table-api';
-import { PAGE_SIZE, type TableRow } from '../../shared/admin/table-config';
+import {
+  tableBulkDeletePath,
+  tableRowsPath,
+  type RowValues,
+  type TablePage,
+} from '../../../src/shared/admin/table-api';
+import { PAGE_SIZE, type TableRow } from '../../../src/shared/admin/table-config';
+import { fakeApi, type FakeRequest } from './fake-api';
 
 type Failure = { status: number; message: string } | { status: number; text: string };
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-const ROUTE = /^\/api\/admin\/tables\/([^/?]+)\/rows(?:\/(\d+))?(?:\?(.*))?$/;
-const BULK_DELETE = /^\/api\/admin\/tables\/([^/?]+)\/bulk-delete$/;
 
 /** The rows a list query matches, as the server would pick and order them. */
 function matching(rows: TableRow[], params: URLSearchParams): TableRow[] {
@@ -55,9 +57,9 @@ function errorAnswer(failure: Failure): Response {
 }
 
 /**
- * Answers the admin table API (shared/admin/table-api.ts) in jsdom from rows kept in memory,
- * newest id first, ten to a page. Other URLs go to the fetch installed before it (the fake
- * auth server). The real server's answers are tested in src/server and end to end.
+ * The admin table API's routes (shared/admin/table-api.ts) on the fake API, answered from rows
+ * kept in memory, newest id first, ten to a page. Other paths keep the routes given before
+ * (the signed-in session).
  */
 export function fakeTableServer(tables: Record<string, TableRow[]>) {
   const data = new Map(Object.entries(tables).map(([name, rows]) => [name, [...rows]]));
@@ -72,7 +74,6 @@ export function fakeTableServer(tables: Record<string, TableRow[]>) {
   }[] = [];
   const failures: { method: Method; failure: Failure }[] = [];
   let held: Promise<void> | undefined;
-  const fallback = globalThis.fetch;
 
   async function answer(
     method: Method,
@@ -123,42 +124,43 @@ export function fakeTableServer(tables: Record<string, TableRow[]>) {
     }
   }
 
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const bulk = BULK_DELETE.exec(url);
-      if (bulk) {
-        const table = decodeURIComponent(bulk[1]!);
-        const body = JSON.parse(String(init?.body)) as { ids: number[] };
-        calls.push({ method: 'POST', table, body: body as unknown as RowValues });
-        if (held) await held;
-        const failureAt = failures.findIndex((entry) => entry.method === 'POST');
-        if (failureAt !== -1) return errorAnswer(failures.splice(failureAt, 1)[0]!.failure);
-        const rows = data.get(table) ?? [];
-        const before = rows.length;
-        data.set(
-          table,
-          rows.filter((row) => !body.ids.includes(row.id)),
-        );
-        return json(200, { deleted: before - data.get(table)!.length });
-      }
-      const route = ROUTE.exec(url);
-      if (!route) return fallback(input, init);
-      const method = (init?.method ?? 'GET') as Method;
-      const table = decodeURIComponent(route[1]!);
-      const id = route[2] === undefined ? undefined : Number(route[2]);
-      const params = new URLSearchParams(route[3]);
-      const page = method === 'GET' ? Number(params.get('page')) : undefined;
-      const body = init?.body ? (JSON.parse(String(init.body)) as RowValues) : undefined;
-      const rest = new URLSearchParams(params);
-      rest.delete('page');
-      const search = method === 'GET' && rest.size > 0 ? rest.toString() : undefined;
-      calls.push({ method, table, id, page, body, ...(search && { search }) });
-      if (held) await held;
-      return answer(method, table, id, page, body, params);
-    }),
-  );
+  async function rowsRoute(table: string, request: FakeRequest) {
+    const method = request.method as Method;
+    const idText = request.path.slice(tableRowsPath(table).length + 1);
+    const id = idText === '' ? undefined : Number(idText);
+    const params = request.params;
+    const page = method === 'GET' ? Number(params.get('page')) : undefined;
+    const body = request.body as RowValues | undefined;
+    const rest = new URLSearchParams(params);
+    rest.delete('page');
+    const search = method === 'GET' && rest.size > 0 ? rest.toString() : undefined;
+    calls.push({ method, table, id, page, body, ...(search && { search }) });
+    if (held) await held;
+    return answer(method, table, id, page, body, params);
+  }
+
+  async function bulkDeleteRoute(table: string, request: FakeRequest) {
+    const body = request.body as { ids: number[] };
+    calls.push({ method: 'POST', table, body: body as unknown as RowValues });
+    if (held) await held;
+    const failureAt = failures.findIndex((entry) => entry.method === 'POST');
+    if (failureAt !== -1) return errorAnswer(failures.splice(failureAt, 1)[0]!.failure);
+    const rows = data.get(table) ?? [];
+    const before = rows.length;
+    data.set(
+      table,
+      rows.filter((row) => !body.ids.includes(row.id)),
+    );
+    return json(200, { deleted: before - data.get(table)!.length });
+  }
+
+  for (const table of data.keys()) {
+    fakeApi({
+      [tableRowsPath(table)]: (request) => rowsRoute(table, request),
+      [`${tableRowsPath(table)}/*`]: (request) => rowsRoute(table, request),
+      [tableBulkDeletePath(table)]: (request) => bulkDeleteRoute(table, request),
+    });
+  }
 
   return {
     /** Every table call, in order. */
