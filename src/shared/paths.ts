@@ -19,16 +19,3 @@ export const paths = {
 } as const;
 
 export type AppPath = (typeof paths)[keyof typeof paths];
-
-/** The admin area's pages, in navigation order, with their names in the admin navigation. */
-export const adminNav = [
-  { path: paths.admin, label: 'Tables' },
-  { path: paths.adminInsights, label: 'Insights' },
-  { path: paths.adminActivity, label: 'Activity' },
-  { path: paths.adminPeople, label: 'People' },
-  { path: paths.adminOrders, label: 'Orders' },
-  { path: paths.adminBackup, label: 'Backup' },
-  { path: paths.adminDeliveries, label: 'Deliveries' },
-] as const;
-
-export type AdminPath = (typeof adminNav)[number]['path'];

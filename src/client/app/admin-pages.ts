@@ -1,32 +1,33 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { adminNav, type AdminPath } from '../../shared/paths';
+import type { AdminPath } from '../../shared/admin-nav';
+import { paths } from '../../shared/paths';
 
 type Page = LazyExoticComponent<ComponentType>;
 
 /**
- * The screen of each admin page (shared/paths.ts names them and orders the navigation). Each
+ * The screen of each admin page (shared/admin-nav.ts names them and orders the navigation). Each
  * is a lazy chunk shown inside the admin layout, so none of their code loads for visitors.
  */
 const screens: Record<AdminPath, Page> = {
-  '/admin': lazy(() =>
+  [paths.admin]: lazy(() =>
     import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
   ),
-  '/admin/insights': lazy(() =>
+  [paths.adminInsights]: lazy(() =>
     import('../pages/admin/insights-page').then((m) => ({ default: m.InsightsPage })),
   ),
-  '/admin/activity': lazy(() =>
+  [paths.adminActivity]: lazy(() =>
     import('../pages/admin/activity-page').then((m) => ({ default: m.ActivityPage })),
   ),
-  '/admin/people': lazy(() =>
+  [paths.adminPeople]: lazy(() =>
     import('../pages/admin/people-page').then((m) => ({ default: m.PeoplePage })),
   ),
-  '/admin/orders': lazy(() =>
+  [paths.adminOrders]: lazy(() =>
     import('../pages/admin/orders-page').then((m) => ({ default: m.OrdersPage })),
   ),
-  '/admin/backup': lazy(() =>
+  [paths.adminBackup]: lazy(() =>
     import('../pages/admin/backup-page').then((m) => ({ default: m.BackupPage })),
   ),
-  '/admin/deliveries': lazy(() =>
+  [paths.adminDeliveries]: lazy(() =>
     import('../pages/admin/admin-deliveries-page').then((m) => ({
       default: m.AdminDeliveriesPage,
     })),
@@ -35,7 +36,5 @@ const screens: Record<AdminPath, Page> = {
 
 /** The lazy screen of an admin page; undefined for a path the admin does not have. */
 export function adminPageFor(pathname: string): Page | undefined {
-  return adminNav.some(({ path }) => path === pathname)
-    ? screens[pathname as AdminPath]
-    : undefined;
+  return Object.hasOwn(screens, pathname) ? screens[pathname as AdminPath] : undefined;
 }

@@ -1,5 +1,6 @@
 /**
- * The site's shared looks in one place: buttons, fields, banners and cards.
+ * The public site's shared looks in one place: buttons, fields, banners and cards. The
+ * admin's are in admin-styles.ts, so the home page does not load them.
  */
 
 /** Links and buttons that act as calls to action. */
@@ -12,20 +13,6 @@ export const secondaryButton =
 /** The card every embedded form sits in. */
 export const formCard =
   'mx-auto w-full max-w-2xl rounded-3xl border border-sand-300 bg-white p-6 shadow-sm sm:p-10';
-
-/** The admin area's compact buttons (on a link too, as for Export all: no underline). */
-export const adminPrimaryButton =
-  'inline-flex items-center justify-center gap-2 rounded-lg bg-sage-700 px-3.5 py-2 text-sm font-semibold text-white no-underline shadow-sm transition-colors hover:no-underline hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-60';
-
-export const adminSecondaryButton =
-  'inline-flex items-center justify-center gap-2 rounded-lg border border-sand-300 bg-white px-3.5 py-2 text-sm font-medium text-sage-800 no-underline shadow-sm transition-colors hover:no-underline hover:bg-sand-100 disabled:cursor-not-allowed disabled:opacity-60';
-
-export const adminIconButton =
-  'inline-flex size-9 items-center justify-center rounded-lg text-ink-muted transition-colors hover:bg-sand-100 hover:text-sage-800 disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent';
-
-/** The admin's text fields and selects. */
-export const adminInput =
-  'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
 
 /** The visitor forms' fields and buttons (components/form-parts.tsx). */
 export const fieldInput =

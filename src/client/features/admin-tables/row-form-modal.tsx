@@ -7,7 +7,11 @@ import {
   type TableRow,
 } from '../../../shared/admin/table-config';
 import type { RowValues } from '../../../shared/admin/table-api';
-import { adminIconButton, adminPrimaryButton, adminSecondaryButton } from '../../components/styles';
+import {
+  adminIconButton,
+  adminPrimaryButton,
+  adminSecondaryButton,
+} from '../../components/admin-styles';
 import { ModalDialog } from '../../components/modal-dialog';
 import { Spinner } from '../../components/spinner';
 import { RowFormField } from './row-form-field';

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import type { TableFilter, TableQuery } from '../../../shared/admin/table-api';
 import { MAX_SEARCH_LENGTH } from '../../../shared/admin/table-api';
 import type { TableConfig } from '../../../shared/admin/table-config';
-import { adminInput } from '../../components/styles';
+import { adminInput } from '../../components/admin-styles';
 import { DateField } from '../../components/date-field';
 import { SearchField } from '../../components/search-field';
 import { useDebounced } from '../../lib/use-debounced';

@@ -2,7 +2,7 @@ import { Download, FileDown, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { tableExportPath, type RowValues } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
-import { adminPrimaryButton, adminSecondaryButton } from '../../components/styles';
+import { adminPrimaryButton, adminSecondaryButton } from '../../components/admin-styles';
 import { Pager } from '../../components/pager';
 import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';

@@ -6,7 +6,7 @@ import {
   type DeliveryEntry,
   type DeliveryFilter,
 } from '../../../shared/mail/delivery-api';
-import { adminSecondaryButton } from '../../components/styles';
+import { adminSecondaryButton } from '../../components/admin-styles';
 import { Pager } from '../../components/pager';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';

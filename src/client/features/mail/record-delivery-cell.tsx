@@ -1,7 +1,7 @@
 import { RotateCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { DeliveryEntry } from '../../../shared/mail/delivery-api';
-import { adminIconButton } from '../../components/styles';
+import { adminIconButton } from '../../components/admin-styles';
 import type { DeliveryApi } from './delivery-api-client';
 import { DeliveryStateBadge, deliveryDetail } from './delivery-state-badge';
 import { recordDeliveryLoader } from './record-delivery-loader';

@@ -1,7 +1,7 @@
 import { Ban, NotebookPen, RotateCw, Send } from 'lucide-react';
 import { Fragment, useId, useState } from 'react';
 import { orderStatuses, type AdminOrder } from '../../../shared/orders/order-api';
-import { adminInput, adminSecondaryButton } from '../../components/styles';
+import { adminInput, adminSecondaryButton } from '../../components/admin-styles';
 import { SearchField } from '../../components/search-field';
 import { Pager } from '../../components/pager';
 import { LoadFailed, PanelLoading } from '../../components/load-states';

@@ -8,7 +8,7 @@ import {
   type AuditPage,
   type AuditRestored,
 } from '../../../shared/admin/audit-api';
-import { adminSecondaryButton } from '../../components/styles';
+import { adminSecondaryButton } from '../../components/admin-styles';
 import { Pager } from '../../components/pager';
 import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';

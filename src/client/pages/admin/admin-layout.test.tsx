@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../../shared/auth';
-import { adminNav, paths } from '../../../shared/paths';
+import { adminNav } from '../../../shared/admin-nav';
+import { paths } from '../../../shared/paths';
 import { WithOutlet } from '../../routing/router';
 import { fakeAuthServer, signedInAs, signedOut } from '../../../../tests/support/client/fake-auth';
 import { PathSwitch, renderAtPath } from '../../../../tests/support/client/hash-route';

@@ -2,7 +2,7 @@ import { LogOut } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, useNavigate } from '../../routing/router';
 import { paths } from '../../../shared/paths';
-import { adminSecondaryButton } from '../../components/styles';
+import { adminSecondaryButton } from '../../components/admin-styles';
 import { PageFallback } from '../../components/page-fallback';
 import { session, useSession } from '../../features/auth/session-store';
 import { AdminNav } from './admin-nav';

@@ -1,4 +1,4 @@
-import { adminNav } from '../../../shared/paths';
+import { adminNav } from '../../../shared/admin-nav';
 import { Link, useLocation } from '../../routing/router';
 
 /**

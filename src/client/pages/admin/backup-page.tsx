@@ -1,6 +1,6 @@
 import { CircleAlert, CircleCheck, Download } from 'lucide-react';
 import { useState } from 'react';
-import { adminPrimaryButton } from '../../components/styles';
+import { adminPrimaryButton } from '../../components/admin-styles';
 import { Spinner } from '../../components/spinner';
 import { RequestError } from '../../lib/api-client';
 import { backupMessages, downloadBackup } from '../../features/backup/download-backup';

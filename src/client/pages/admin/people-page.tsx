@@ -8,7 +8,11 @@ import {
   type PersonErased,
   type PersonRecords,
 } from '../../../shared/admin/people-api';
-import { adminInput, adminPrimaryButton, adminSecondaryButton } from '../../components/styles';
+import {
+  adminInput,
+  adminPrimaryButton,
+  adminSecondaryButton,
+} from '../../components/admin-styles';
 import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download-file';
