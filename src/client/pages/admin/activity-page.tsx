@@ -1,5 +1,5 @@
 import { RotateCcw } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import {
   auditPath,
   auditRestorePath,
@@ -14,6 +14,7 @@ import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
+import { useFetched } from '../../lib/use-fetched';
 import { errorMessage } from '../../../shared/error-message';
 
 const actionNames: Record<AuditEntry['action'], string> = {
@@ -37,8 +38,6 @@ const actionLooks: Record<AuditEntry['action'], string> = {
   resend: 'bg-sand-100 text-ink',
   revoke: 'bg-red-50 text-red-800',
 };
-
-type Loaded = { key: string; data?: AuditPage; error?: string };
 
 function rowsText(entry: AuditEntry): string {
   const count = entry.rowIds.length;
@@ -66,22 +65,12 @@ function Change({ title, rows }: { title: string; rows: unknown[] | null }) {
 /** Every admin change, newest first, with who and when, before and after, and Restore. */
 export function ActivityPage() {
   const [page, setPage] = useState(0);
-  const [version, setVersion] = useState(0);
-  const [loaded, setLoaded] = useState<Loaded>({ key: '' });
   const [notice, setNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [restoring, setRestoring] = useState<number | null>(null);
-  const key = `${page}:${version}`;
-
-  useEffect(() => {
-    let current = true;
-    api.get<AuditPage>(`${auditPath()}?page=${page}`).then(
-      (data) => current && setLoaded({ key, data }),
-      (error: unknown) => current && setLoaded({ key, error: errorMessage(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [page, key]);
+  const fetched = useFetched(String(page), () => api.get<AuditPage>(`${auditPath()}?page=${page}`));
+  const { error, loading, reload } = fetched;
+  // A failed fetch shows the failure alone until a fetch succeeds.
+  const data = error ? undefined : fetched.data;
 
   async function restore(entry: AuditEntry) {
     setRestoring(entry.id);
@@ -92,16 +81,13 @@ export function ActivityPage() {
         kind: 'ok',
         text: `Restored ${answer.restored} ${answer.restored === 1 ? 'row' : 'rows'} of ${entry.tableName}.`,
       });
-      setVersion((v) => v + 1);
+      reload();
     } catch (error) {
       setNotice({ kind: 'error', text: errorMessage(error) });
     } finally {
       setRestoring(null);
     }
   }
-
-  const { data, error } = loaded;
-  const loading = loaded.key !== key;
 
   return (
     <section aria-labelledby="activity-heading" aria-busy={loading}>
@@ -127,7 +113,7 @@ export function ActivityPage() {
         </p>
       ) : null}
       {error ? (
-        <LoadFailed onRetry={() => setVersion((v) => v + 1)} className="rounded-2xl">
+        <LoadFailed onRetry={reload} className="rounded-2xl">
           Could not load the activity: {error}
         </LoadFailed>
       ) : !data ? (
