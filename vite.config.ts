@@ -49,7 +49,7 @@ export default defineConfig({
           name: 'client',
           include: ['src/client/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
-          setupFiles: ['src/client/testing/setup-tests.ts'],
+          setupFiles: ['tests/support/client/setup-tests.ts'],
         },
       },
     ],

@@ -3,8 +3,8 @@ import { renderToString } from 'react-dom/server';
 import { COPYRIGHT_YEAR_PLACEHOLDER } from '../shared/copyright-year';
 import { publicConfigPlaceholders } from '../shared/public-config';
 import { AppRoutes } from './app/app-routes';
-import { PublicConfigProvider } from './app/public-config';
-import { StaticRouter } from './app/router';
+import { PublicConfigProvider } from './routing/public-config';
+import { StaticRouter } from './routing/router';
 import { setPrerenderYear } from './components/use-copyright-year';
 
 export {

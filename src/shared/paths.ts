@@ -13,6 +13,8 @@ export const paths = {
   adminDeliveries: '/admin/deliveries',
   adminOrders: '/admin/orders',
   adminInsights: '/admin/insights',
+  adminActivity: '/admin/activity',
+  adminPeople: '/admin/people',
   downloadLink: '/download-link',
 } as const;
 

@@ -5,14 +5,13 @@ import { describe, expect, it } from 'vitest';
 
 // The admin's pages are chunks of their own, loaded only by the admin area (DESIGN.md "Quality
 // bars"): no module a visitor's page loads may import one, and only the admin page list
-// names them, with a dynamic import(). The Insights folder also holds the public pages'
-// collector, so what is checked there is the page's own modules: those of the folder that
-// insights-page.tsx imports.
+// names them, with a dynamic import(). The Insights page's modules are its screen in pages/admin
+// and the whole features/insights folder (the public pages' collector lives in analytics/).
 const clientDir = fileURLToPath(new URL('../../src/client/', import.meta.url));
 const entry = path.join(clientDir, 'main.tsx');
 const adminPagesFile = path.join(clientDir, 'app/admin-pages.ts');
 const insightsDir = path.join(clientDir, 'features/insights/');
-const insightsPage = path.join(insightsDir, 'insights-page.tsx');
+const insightsPage = path.join(clientDir, 'pages/admin/insights-page.tsx');
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?:[^;]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
 const DYNAMIC_IMPORT = /\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
@@ -65,12 +64,12 @@ describe('admin chunks', () => {
 
   it('keeps the Insights page and every admin page out of what the entry loads', () => {
     const loaded = staticClosure(entry);
-    const pageModules = [...staticClosure(insightsPage)].filter((file) =>
-      file.startsWith(insightsDir),
+    const pageModules = files.filter(
+      (file) => file === insightsPage || file.startsWith(insightsDir),
     );
     expect(pageModules.map(relative)).toEqual(
       expect.arrayContaining([
-        'features/insights/insights-page.tsx',
+        'pages/admin/insights-page.tsx',
         'features/insights/daily-chart.tsx',
         'features/insights/funnel-bars.tsx',
         'features/insights/range-picker.tsx',
@@ -81,8 +80,8 @@ describe('admin chunks', () => {
   });
 
   it('loads the Insights page only lazily, from the admin pages', () => {
-    const pageModules = [...staticClosure(insightsPage)].filter((file) =>
-      file.startsWith(insightsDir),
+    const pageModules = files.filter(
+      (file) => file === insightsPage || file.startsWith(insightsDir),
     );
     const importers = files
       .filter((file) => !pageModules.includes(file))
@@ -94,7 +93,7 @@ describe('admin chunks', () => {
       .map(relative);
     expect(lazyImporters).toEqual([relative(adminPagesFile)]);
     expect(imports(adminPagesFile, DYNAMIC_IMPORT).map(relative)).toContain(
-      'features/insights/insights-page.tsx',
+      'pages/admin/insights-page.tsx',
     );
   });
 });

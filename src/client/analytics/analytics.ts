@@ -5,7 +5,7 @@
  * When the browser sends Global Privacy Control, the line says the call was suppressed and
  * nothing else happens.
  */
-import { sendInsight } from '../features/insights/collector';
+import { sendInsight } from './collector';
 import { hasGlobalPrivacyControl } from './global-privacy-control';
 import type { InsightEventName } from '../../shared/insights/insight-events';
 

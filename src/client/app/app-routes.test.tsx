@@ -1,11 +1,13 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { authApi } from '../../shared/auth';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
-import { fakeAuthServer, signedInAs, signedOut } from '../testing/fake-auth-server';
-import { fakeTableServer } from '../testing/fake-table-server';
+import { fakeAuthServer, signedInAs, signedOut } from '../../../tests/support/client/fake-auth';
+import { fakeTableServer } from '../../../tests/support/client/fake-tables';
+import { renderAtPath } from '../../../tests/support/client/hash-route';
 import { AppRoutes } from './app-routes';
-import { HashRouter, StaticRouter } from './router';
+import { HashRouter, StaticRouter } from '../routing/router';
 
 const homeHeading = { level: 1, name: new RegExp(product.name) } as const;
 
@@ -146,5 +148,24 @@ describe('AppRoutes', () => {
       `#${paths.refundPolicy}`,
       `#${paths.termsOfService}`,
     ]);
+  });
+
+  // The login screen across its two modes (it was in login-page.test.tsx).
+  it('starts at the email step when the visitor moves from one mode to the other', async () => {
+    fakeAuthServer({ [authApi.sendCode]: { status: 200, body: { success: true } } });
+    renderAtPath(paths.login, <AppRoutes />);
+    await screen.findByRole('heading', { level: 1, name: 'Welcome Back' });
+    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'owner@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Verification Code' }));
+    await screen.findByPlaceholderText('Enter 6-digit code');
+    await act(async () => {
+      window.location.hash = `#${paths.adminLogin}`;
+      await new Promise((resolve) =>
+        window.addEventListener('hashchange', resolve, { once: true }),
+      );
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Access' })).toBeDefined();
+    expect(screen.getByLabelText('Email')).toBeDefined();
+    expect(screen.queryByText(/A verification code has been sent/)).toBeNull();
   });
 });

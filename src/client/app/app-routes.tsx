@@ -3,7 +3,7 @@ import { PageFallback } from '../components/page-fallback';
 import { HomePage } from '../pages/home-page';
 import { paths } from '../../shared/paths';
 import { adminPageFor } from './admin-pages';
-import { Navigate, useLocation, WithOutlet } from './router';
+import { Navigate, useLocation, WithOutlet } from '../routing/router';
 
 // Home is eager so it can be prerendered and hydrated; every other screen is its own chunk,
 // and the admin screens never load for visitors.
@@ -23,7 +23,7 @@ const ContactUsPage = lazy(() =>
   import('../pages/contact-us-page').then((m) => ({ default: m.ContactUsPage })),
 );
 const DownloadLinkPage = lazy(() =>
-  import('../features/orders/download-link-page').then((m) => ({ default: m.DownloadLinkPage })),
+  import('../pages/download-link-page').then((m) => ({ default: m.DownloadLinkPage })),
 );
 const LoginPage = lazy(() => import('../pages/login-page').then((m) => ({ default: m.LoginPage })));
 const AdminLayout = lazy(() =>
@@ -52,10 +52,10 @@ function screenFor(pathname: string): ReactNode | undefined {
     case paths.adminLogin:
       return <LoginPage mode="admin" />;
     default: {
-      const adminPage = adminPageFor(pathname);
-      if (!adminPage) return undefined;
+      const AdminPage = adminPageFor(pathname);
+      if (!AdminPage) return undefined;
       return (
-        <WithOutlet outlet={<adminPage.page />}>
+        <WithOutlet outlet={<AdminPage />}>
           <AdminLayout />
         </WithOutlet>
       );

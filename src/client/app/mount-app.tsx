@@ -2,8 +2,8 @@ import { StrictMode, startTransition } from 'react';
 import { ROUTE_PENDING_ATTRIBUTE } from '../../shared/prerendered-routes';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { AppRoutes } from './app-routes';
-import { PublicConfigProvider, readPublicConfig } from './public-config';
-import { HashRouter, parseHashLocation } from './router';
+import { PublicConfigProvider, readPublicConfig } from '../routing/public-config';
+import { HashRouter, parseHashLocation } from '../routing/router';
 
 /** True when a location hash selects the home route: '', '#', '#/', '#/?…' or '#/#…'. */
 export function isHomeHash(hash: string): boolean {

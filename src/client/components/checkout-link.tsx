@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { track } from '../analytics/analytics';
-import { usePublicConfig } from '../app/public-config';
+import { usePublicConfig } from '../routing/public-config';
 import { product } from '../../shared/product';
 
 type CheckoutLinkProps = {

@@ -1,4 +1,4 @@
-import { adminInput } from './button-styles';
+import { adminInput } from './admin-styles';
 
 /** An admin date input with its label above; `problemId` names the message that marks it invalid. */
 export function DateField({

@@ -1,5 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
-import { Link } from '../app/router';
+import { Link } from '../routing/router';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
 import { LogoMark } from './logo';

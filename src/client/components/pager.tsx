@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { adminIconButton } from './button-styles';
+import { adminIconButton } from './admin-styles';
 
 /** The index of the last page for `count` entries (0 when there are none). */
 export function lastPageIndex(count: number, pageSize: number): number {

@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { adminInput } from './button-styles';
+import { adminInput } from './admin-styles';
 
 /** An admin list's search box: a label above, the magnifier inside. */
 export function SearchField({

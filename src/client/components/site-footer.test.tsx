@@ -4,7 +4,7 @@ import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../shared/public-config';
-import { StaticRouter } from '../app/router';
+import { StaticRouter } from '../routing/router';
 import { SiteFooter } from './site-footer';
 import { setPrerenderYear } from './use-copyright-year';
 

@@ -1,4 +1,4 @@
-import { Link } from '../app/router';
+import { Link } from '../routing/router';
 import { track } from '../analytics/analytics';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';

@@ -1,27 +1,29 @@
 import { useCallback, useEffect, useState, type Dispatch, type SetStateAction } from 'react';
+import { errorMessage } from '../../shared/error-message';
 
 type Answer<T> = { key: string; data?: T; error?: string };
 
 /**
  * What `load` answers for `key` (the query it fetches, as a string), fetched again when the
  * key changes or on `reload`. While a fetch runs the last answer stays available as `data`,
- * with `loading` set; `update` changes the shown data in place (an action's answer).
+ * with `loading` set; `update` changes the shown data in place (an action's answer). `load`
+ * may ask `isCurrent()` before acting on its answer (a later key has not replaced it).
  */
-export function useFetched<T>(key: string, load: () => Promise<T>) {
+export function useFetched<T>(key: string, load: (isCurrent: () => boolean) => Promise<T>) {
   const [version, setVersion] = useState(0);
   const [answer, setAnswer] = useState<Answer<T>>({ key: '' });
   const fetchKey = `${key}:${version}`;
 
   useEffect(() => {
     let current = true;
-    load().then(
+    load(() => current).then(
       (data) => current && setAnswer({ key: fetchKey, data }),
       (failure: unknown) =>
         current &&
         setAnswer((last) => ({
           key: fetchKey,
           data: last.data,
-          error: failure instanceof Error ? failure.message : String(failure),
+          error: errorMessage(failure),
         })),
     );
     return () => {

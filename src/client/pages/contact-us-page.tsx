@@ -1,5 +1,5 @@
 import { usePageView } from '../analytics/use-page-view';
-import { formCard } from '../components/button-styles';
+import { formCard } from '../components/styles';
 import { StaticPage } from '../components/static-page';
 import { ContactForm } from '../features/forms/contact-form';
 

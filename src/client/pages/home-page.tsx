@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { usePageView } from '../analytics/use-page-view';
-import { useLocation } from '../app/router';
-import { formCard } from '../components/button-styles';
+import { useLocation } from '../routing/router';
+import { formCard } from '../components/styles';
 import { LogoMark } from '../components/logo';
 import { SiteFooter } from '../components/site-footer';
 import { ContactForm } from '../features/forms/contact-form';

@@ -1,10 +1,9 @@
-import { act, fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../shared/auth';
 import { paths } from '../../shared/paths';
-import { AppRoutes } from '../app/app-routes';
-import { fakeAuthServer } from '../testing/fake-auth-server';
-import { PathSwitch, renderAtPath } from '../testing/hash-route';
+import { fakeAuthServer } from '../../../tests/support/client/fake-auth';
+import { PathSwitch, renderAtPath } from '../../../tests/support/client/hash-route';
 import { session } from '../features/auth/session-store';
 import { LoginPage, type LoginMode } from './login-page';
 
@@ -139,28 +138,5 @@ describe('LoginPage', () => {
     // Back on step 2 the old code is gone.
     const codeInput = (await reachCodeStep()) as HTMLInputElement;
     expect(codeInput.value).toBe('');
-  });
-});
-
-describe('LoginPage across modes', () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-    window.history.replaceState(null, '', '#/');
-  });
-
-  it('starts at the email step when the visitor moves from one mode to the other', async () => {
-    fakeAuthServer({ [authApi.sendCode]: sent });
-    renderAtPath(paths.login, <AppRoutes />);
-    await screen.findByRole('heading', { level: 1, name: 'Welcome Back' });
-    await reachCodeStep();
-    await act(async () => {
-      window.location.hash = `#${paths.adminLogin}`;
-      await new Promise((resolve) =>
-        window.addEventListener('hashchange', resolve, { once: true }),
-      );
-    });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Access' })).toBeDefined();
-    expect(screen.getByLabelText('Email')).toBeDefined();
-    expect(screen.queryByText(/A verification code has been sent/)).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 import { House, LockKeyhole, Mail } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '../app/router';
+import { Link, useNavigate } from '../routing/router';
 import { CODE_LENGTH } from '../../shared/auth';
 import { paths } from '../../shared/paths';
 import { sendCode } from '../features/auth/auth-client';
 import { session } from '../features/auth/session-store';
+import { signInButton, signInInput } from '../components/styles';
+import { errorMessage } from '../../shared/error-message';
 
 export type LoginMode = 'normal' | 'admin';
 
@@ -22,18 +24,6 @@ const texts: Record<LoginMode, { title: string; subtitle: string; destination: s
 };
 
 type Step = 'email' | 'otp';
-
-const inputClass =
-  'mt-2 block w-full rounded-lg border border-sand-300 bg-white px-4 py-3 text-base text-ink ' +
-  'placeholder:text-ink-muted/80 focus:border-sage-600 focus:outline-2 focus:outline-offset-1 ' +
-  'focus:outline-sage-600 disabled:bg-sand-100';
-const primaryButtonClass =
-  'flex w-full items-center justify-center rounded-lg bg-sage-700 px-4 py-3 text-base font-semibold ' +
-  'text-white shadow-sm transition-colors hover:bg-sage-800 disabled:cursor-not-allowed disabled:opacity-70';
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** One sign-in screen for visitors (/login) and the owner (/admin/login), in two steps. */
 export function LoginPage({ mode }: LoginPageProps) {
@@ -65,7 +55,7 @@ function LoginSteps({ mode }: LoginPageProps) {
       setStep('otp');
       setInfo(`A verification code has been sent to ${address}`);
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorMessage(failure));
     } finally {
       setLoading(false);
     }
@@ -79,7 +69,7 @@ function LoginSteps({ mode }: LoginPageProps) {
       await session.signIn(email, code.trim());
       void navigate(destination, { replace: true });
     } catch (failure) {
-      setError(messageOf(failure));
+      setError(errorMessage(failure));
       setLoading(false);
     }
   }
@@ -132,10 +122,10 @@ function LoginSteps({ mode }: LoginPageProps) {
                   value={email}
                   disabled={loading}
                   onChange={(event) => setEmail(event.target.value)}
-                  className={inputClass}
+                  className={signInInput}
                 />
               </div>
-              <button type="submit" disabled={loading} className={primaryButtonClass}>
+              <button type="submit" disabled={loading} className={signInButton}>
                 {loading ? 'Sending...' : 'Send Verification Code'}
               </button>
             </form>
@@ -157,10 +147,10 @@ function LoginSteps({ mode }: LoginPageProps) {
                   value={code}
                   disabled={loading}
                   onChange={(event) => setCode(event.target.value)}
-                  className={`${inputClass} text-center text-lg tracking-[0.3em] placeholder:text-base placeholder:tracking-normal`}
+                  className={`${signInInput} text-center text-lg tracking-[0.3em] placeholder:text-base placeholder:tracking-normal`}
                 />
               </div>
-              <button type="submit" disabled={loading} className={primaryButtonClass}>
+              <button type="submit" disabled={loading} className={signInButton}>
                 {loading ? 'Verifying...' : 'Verify and Sign In'}
               </button>
               <button

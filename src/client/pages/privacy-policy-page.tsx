@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { hasGlobalPrivacyControl } from '../analytics/analytics';
 import { usePageView } from '../analytics/use-page-view';
-import { Link } from '../app/router';
+import { Link } from '../routing/router';
 import { LastUpdated } from '../components/last-updated';
 import { PolicySection, StaticPage } from '../components/static-page';
 import { paths } from '../../shared/paths';

@@ -1,6 +1,6 @@
 import { usePageView } from '../analytics/use-page-view';
-import { Link } from '../app/router';
-import { formCard } from '../components/button-styles';
+import { Link } from '../routing/router';
+import { formCard } from '../components/styles';
 import { LastUpdated } from '../components/last-updated';
 import { PolicySection, StaticPage } from '../components/static-page';
 import { TermsFeedbackForm } from '../features/forms/terms-feedback-form';

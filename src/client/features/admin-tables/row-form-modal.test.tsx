@@ -6,8 +6,8 @@ import {
   type TableRow,
 } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
-import { createTableApi } from './table-api-client';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
+import { tableApi } from './table-api-client';
 import { TablePanel } from './table-panel';
 
 const config = tableConfigSchema.parse(formSubmissions);
@@ -30,7 +30,7 @@ async function renderPanel(rows: TableRow[], tableConfig: TableConfig = config) 
   const server = fakeTableServer({ [tableConfig.db_table_name]: rows });
   render(
     <>
-      <TablePanel config={tableConfig} api={createTableApi({ onUnauthorized: vi.fn() })} />
+      <TablePanel config={tableConfig} api={tableApi} />
     </>,
   );
   await screen.findByRole('table');

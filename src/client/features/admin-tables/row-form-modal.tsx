@@ -11,11 +11,12 @@ import {
   adminIconButton,
   adminPrimaryButton,
   adminSecondaryButton,
-} from '../../components/button-styles';
+} from '../../components/admin-styles';
 import { ModalDialog } from '../../components/modal-dialog';
 import { Spinner } from '../../components/spinner';
 import { RowFormField } from './row-form-field';
 import { firstMissingField, initialFormValues, toRowValues } from './row-form-values';
+import { errorMessage } from '../../../shared/error-message';
 
 type RowFormModalProps = {
   config: TableConfig;
@@ -53,7 +54,7 @@ export function RowFormModal({ config, row, onSave, onClose }: RowFormModalProps
     try {
       await onSave(toRowValues(fields, values, row));
     } catch (failure) {
-      setError(failure instanceof Error ? failure.message : String(failure));
+      setError(errorMessage(failure));
       setSaving(false);
     }
   }

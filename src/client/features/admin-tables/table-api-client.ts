@@ -10,7 +10,7 @@ import {
   type TableQuery,
 } from '../../../shared/admin/table-api';
 import type { TableRow } from '../../../shared/admin/table-config';
-import { requestJson, sendJson, watchUnauthorized } from '../../lib/request-json';
+import { api } from '../../lib/api-client';
 
 /** The admin table calls of SPEC.md §7, over the contract in shared/admin/table-api.ts. */
 export type TableApi = {
@@ -22,24 +22,16 @@ export type TableApi = {
   bulkDelete(table: string, ids: number[]): Promise<number>;
 };
 
-/**
- * The admin API client. `onUnauthorized` runs when the server no longer accepts the session
- * (401), so the admin area can send the owner back to sign in; the call still rejects.
- */
-export function createTableApi({ onUnauthorized }: { onUnauthorized(): void }): TableApi {
-  const guarded = <T>(request: Promise<T>) => watchUnauthorized(request, onUnauthorized);
-
-  return {
-    listRows: (table, page, query = {}) =>
-      guarded(requestJson<TablePage>(`${tableRowsPath(table)}${tableQueryString(query, page)}`)),
-    createRow: async (table, values) =>
-      (await guarded(sendJson<SavedRow>('POST', tableRowsPath(table), values))).row,
-    updateRow: async (table, id, values) =>
-      (await guarded(sendJson<SavedRow>('PUT', tableRowPath(table, id), values))).row,
-    deleteRow: async (table, id) => {
-      await guarded(requestJson<null>(tableRowPath(table, id), { method: 'DELETE' }));
-    },
-    bulkDelete: async (table, ids) =>
-      (await guarded(sendJson<BulkDeleted>('POST', tableBulkDeletePath(table), { ids }))).deleted,
-  };
-}
+/** The admin table calls; a 401 goes to the API client's session listeners. */
+export const tableApi: TableApi = {
+  listRows: (table, page, query = {}) =>
+    api.get<TablePage>(`${tableRowsPath(table)}${tableQueryString(query, page)}`),
+  createRow: async (table, values) => (await api.post<SavedRow>(tableRowsPath(table), values)).row,
+  updateRow: async (table, id, values) =>
+    (await api.put<SavedRow>(tableRowPath(table, id), values)).row,
+  deleteRow: async (table, id) => {
+    await api.delete<null>(tableRowPath(table, id));
+  },
+  bulkDelete: async (table, ids) =>
+    (await api.post<BulkDeleted>(tableBulkDeletePath(table), { ids })).deleted,
+};

@@ -1,5 +1,7 @@
 import { isTextLike, type CellValue, type FieldConfig } from '../../../shared/admin/table-config';
 
+import { formatDate } from '../../lib/format-date';
+
 function isEmpty(value: CellValue | undefined): value is null | undefined | '' {
   return value === null || value === undefined || value === '';
 }
@@ -8,10 +10,7 @@ function isEmpty(value: CellValue | undefined): value is null | undefined | '' {
 export function cellText(field: FieldConfig, value: CellValue | undefined): string {
   if (isEmpty(value)) return 'N/A';
   if (field.type === 'checkbox') return value ? 'Yes' : 'No';
-  if (field.type === 'timestamp') {
-    const date = new Date(value as string | number);
-    return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
-  }
+  if (field.type === 'timestamp') return formatDate(value as string | number);
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 

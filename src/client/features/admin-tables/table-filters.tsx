@@ -1,14 +1,12 @@
 import { X } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { TableFilter, TableQuery } from '../../../shared/admin/table-api';
 import { MAX_SEARCH_LENGTH } from '../../../shared/admin/table-api';
 import type { TableConfig } from '../../../shared/admin/table-config';
-import { adminInput } from '../../components/button-styles';
+import { adminInput } from '../../components/admin-styles';
 import { DateField } from '../../components/date-field';
 import { SearchField } from '../../components/search-field';
-
-/** How long typing pauses before the search runs. */
-export const SEARCH_DELAY_MS = 300;
+import { useDebounced } from '../../lib/use-debounced';
 
 type TableFiltersProps = {
   config: TableConfig;
@@ -31,15 +29,10 @@ export function TableFilters({ config, query, onChange }: TableFiltersProps) {
     setText(urlText);
   }
 
-  useEffect(() => {
-    const wanted = text.trim();
-    if (wanted === urlText) return;
-    const timer = setTimeout(() => {
-      setShown(wanted);
-      onChange({ ...query, q: wanted || undefined });
-    }, SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text, urlText, query, onChange]);
+  useDebounced(text.trim(), urlText, (wanted) => {
+    setShown(wanted);
+    onChange({ ...query, q: wanted || undefined });
+  });
 
   function setFilter(column: string, value: TableFilter[string] | undefined) {
     const next: TableFilter = { ...filter };

@@ -7,7 +7,7 @@ import {
   type TableConfig,
   type TableRow,
 } from '../../../shared/admin/table-config';
-import { adminIconButton } from '../../components/button-styles';
+import { adminIconButton } from '../../components/admin-styles';
 import { TableCell } from './table-cell';
 
 type TableGridProps = {

@@ -2,9 +2,9 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
-import { HashRouter } from '../../app/router';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
-import { createTableApi } from './table-api-client';
+import { HashRouter } from '../../routing/router';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
+import { tableApi } from './table-api-client';
 import { bulkDeleteConfirmation, TablePanel } from './table-panel';
 
 const config = tableConfigSchema.parse(formSubmissions);
@@ -14,7 +14,7 @@ function renderPanel(count = 25) {
   const server = fakeTableServer({ [TABLE]: sampleRows(count) });
   render(
     <HashRouter>
-      <TablePanel config={config} api={createTableApi({ onUnauthorized: vi.fn() })} />
+      <TablePanel config={config} api={tableApi} />
     </HashRouter>,
   );
   return server;

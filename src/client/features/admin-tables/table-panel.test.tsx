@@ -2,8 +2,9 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema, type TableRow } from '../../../shared/admin/table-config';
 import formSubmissions from '../../../shared/table-configurations/form-submissions.json';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
-import { createTableApi } from './table-api-client';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
+import { onSessionEnded } from '../../lib/api-client';
+import { tableApi } from './table-api-client';
 import { TablePanel } from './table-panel';
 
 const config = tableConfigSchema.parse(formSubmissions);
@@ -11,9 +12,8 @@ const TABLE = config.db_table_name;
 
 function renderPanel(rows: TableRow[]) {
   const server = fakeTableServer({ [TABLE]: rows });
-  const onUnauthorized = vi.fn();
-  render(<TablePanel config={config} api={createTableApi({ onUnauthorized })} />);
-  return { server, onUnauthorized };
+  render(<TablePanel config={config} api={tableApi} />);
+  return { server };
 }
 
 /** The grid's rows as the cells' text, header first. */
@@ -25,15 +25,18 @@ function gridText() {
 
 const footer = () => screen.queryByText(/^Page \d+ of \d+/)?.textContent;
 
+let stopWatching = () => {};
+
 afterEach(() => {
   vi.unstubAllGlobals();
+  stopWatching();
 });
 
 describe('table panel (SPEC.md §2 "Table panel", §4)', () => {
   it('shows a spinner while the first page loads, then the title, buttons and grid', async () => {
     const server = fakeTableServer({ [TABLE]: sampleRows(2) });
     const release = server.hold();
-    render(<TablePanel config={config} api={createTableApi({ onUnauthorized: vi.fn() })} />);
+    render(<TablePanel config={config} api={tableApi} />);
 
     const panel = screen.getByRole('region', { name: 'Form Submissions' });
     expect(within(panel).getByRole('status').textContent).toBe('Loading Form Submissions…');
@@ -145,7 +148,7 @@ describe('table panel (SPEC.md §2 "Table panel", §4)', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const server = fakeTableServer({ [TABLE]: sampleRows(2) });
     server.failNext('GET', { status: 503, message: 'The database is resting.' });
-    render(<TablePanel config={config} api={createTableApi({ onUnauthorized: vi.fn() })} />);
+    render(<TablePanel config={config} api={tableApi} />);
 
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(
@@ -165,7 +168,7 @@ describe('table panel (SPEC.md §2 "Table panel", §4)', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const server = fakeTableServer({ [TABLE]: [] });
     server.failNext('GET', { status: 502, text: '<html>Bad gateway</html>' });
-    render(<TablePanel config={config} api={createTableApi({ onUnauthorized: vi.fn() })} />);
+    render(<TablePanel config={config} api={tableApi} />);
     expect((await screen.findByRole('alert')).textContent).toContain(
       'Failed to fetch data for Form Submissions: Something went wrong. Please check your connection and try again.',
     );
@@ -176,7 +179,8 @@ describe('table panel (SPEC.md §2 "Table panel", §4)', () => {
     const server = fakeTableServer({ [TABLE]: [] });
     server.failNext('GET', { status: 401, message: 'Sign in to continue.' });
     const onUnauthorized = vi.fn();
-    render(<TablePanel config={config} api={createTableApi({ onUnauthorized })} />);
+    stopWatching = onSessionEnded(onUnauthorized);
+    render(<TablePanel config={config} api={tableApi} />);
     await screen.findByRole('alert');
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });

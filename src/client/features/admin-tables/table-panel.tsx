@@ -2,7 +2,7 @@ import { Download, FileDown, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { tableExportPath, type RowValues } from '../../../shared/admin/table-api';
 import { PAGE_SIZE, type TableConfig, type TableRow } from '../../../shared/admin/table-config';
-import { adminPrimaryButton, adminSecondaryButton } from '../../components/button-styles';
+import { adminPrimaryButton, adminSecondaryButton } from '../../components/admin-styles';
 import { Pager } from '../../components/pager';
 import { LoadFailed } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
@@ -15,6 +15,7 @@ import { TableGrid, type CellRenderer } from './table-grid';
 import { queryKey } from './table-query-url';
 import { useTablePage } from './use-table-page';
 import { useTableQuery } from './use-table-query';
+import { errorMessage } from '../../../shared/error-message';
 
 type Editing = { mode: 'create' } | { mode: 'edit'; row: TableRow } | null;
 
@@ -91,9 +92,7 @@ export function TablePanel({
       setTicked({ view, ids: new Set() });
       reload();
     } catch (failure) {
-      window.alert(
-        `Error deleting items: ${failure instanceof Error ? failure.message : String(failure)}`,
-      );
+      window.alert(`Error deleting items: ${errorMessage(failure)}`);
     } finally {
       setBulkDeleting(false);
     }
@@ -118,9 +117,7 @@ export function TablePanel({
       await api.deleteRow(table, row.id);
       reload();
     } catch (failure) {
-      window.alert(
-        `Error deleting item: ${failure instanceof Error ? failure.message : String(failure)}`,
-      );
+      window.alert(`Error deleting item: ${errorMessage(failure)}`);
     } finally {
       setDeleting((ids) => {
         const next = new Set(ids);

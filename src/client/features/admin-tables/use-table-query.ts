@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { TableQuery } from '../../../shared/admin/table-api';
-import { navigate, useLocation } from '../../app/router';
+import { navigate, parseHashLocation, useLocation } from '../../routing/router';
 import { readTableQuery, writeTableQuery } from './table-query-url';
 
 /**
@@ -13,10 +13,7 @@ export function useTableQuery(table: string) {
   const setQuery = useCallback(
     (next: TableQuery) => {
       // The current address, not the rendered one: two panels may change it in one tick.
-      const hash = window.location.hash.replace(/^#/, '');
-      const searchAt = hash.indexOf('?');
-      const pathname = searchAt === -1 ? hash || '/' : hash.slice(0, searchAt);
-      const search = searchAt === -1 ? '' : hash.slice(searchAt);
+      const { pathname, search } = parseHashLocation(window.location.hash);
       navigate(`${pathname}${writeTableQuery(search, table, next)}`);
     },
     [table],

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
+import { onSessionEnded } from '../../lib/api-client';
 import { fetchSession, signOutRequest, verifyCode } from './auth-client';
 
 export type SessionState =
@@ -59,6 +60,9 @@ export const session = {
     set({ status: 'loading' });
   },
 };
+
+// The one place a 401 is given its meaning: any call the server refuses so ends the session.
+onSessionEnded(() => session.expired());
 
 /** The current session: 'loading' until the server has answered, then updated on sign-in/out. */
 export function useSession(): SessionState {

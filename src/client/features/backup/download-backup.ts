@@ -1,7 +1,7 @@
 import type { ApiError } from '../../../shared/auth';
 import { backupPath } from '../../../shared/admin/backup-api';
 import { downloadFile } from '../../lib/download-file';
-import { RequestError } from '../../lib/request-json';
+import { RequestError, watchSession } from '../../lib/api-client';
 
 export const backupMessages = {
   unreachable: 'The site could not be reached. Please check your connection and try again.',
@@ -20,7 +20,11 @@ export function fileNameFrom(disposition: string | null): string {
  * Asks the server for a backup and saves it; resolves with the file's name. Rejects with a
  * RequestError (status 0 when the server could not be reached) carrying a message to show.
  */
-export async function downloadBackup(): Promise<string> {
+export function downloadBackup(): Promise<string> {
+  return watchSession(fetchBackup());
+}
+
+async function fetchBackup(): Promise<string> {
   let response: Response;
   let blob: Blob;
   try {

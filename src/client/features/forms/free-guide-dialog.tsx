@@ -5,7 +5,8 @@ import { ModalDialog } from '../../components/modal-dialog';
 import { fieldLimits, HONEYPOT_FIELD } from '../../../shared/forms/form-fields';
 import { firstIssue, formSchemas } from '../../../shared/forms/form-schemas';
 import cover from './free-guide-cover.svg';
-import { Banner, Field, Honeypot, primaryButtonClass, secondaryButtonClass } from './form-parts';
+import { Banner, Field, Honeypot } from '../../components/form-parts';
+import { formPrimaryButton, formSecondaryButton } from '../../components/styles';
 import { postForm } from './post-form';
 
 export type FreeGuideDialogProps = { onClose(): void };
@@ -70,7 +71,7 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
       href={result.guideUrl}
       target="_blank"
       rel="noopener noreferrer"
-      className={`${primaryButtonClass} mt-4`}
+      className={`${formPrimaryButton} mt-4`}
       onClick={() => track('free_product_download_clicked')}
     >
       Download Your Free Guide
@@ -128,7 +129,7 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
         <button
           type="button"
           onClick={requestAgain}
-          className={`${secondaryButtonClass} mt-4 w-full`}
+          className={`${formSecondaryButton} mt-4 w-full`}
         >
           Request with different email
         </button>
@@ -171,7 +172,7 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
           {error ? <Banner tone="error" title={error} /> : null}
           <button
             type="submit"
-            className={`${primaryButtonClass} w-full`}
+            className={`${formPrimaryButton} w-full`}
             disabled={loading || !fields.name.trim() || !fields.email.trim()}
           >
             {loading ? 'Processing...' : 'Get Your Free Guide'}

@@ -1,7 +1,9 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { FreeGuidePopup, POPUP_SESSION_FLAG } from './free-guide-popup';
+import { fakeApi, type FakeApi } from '../../../../tests/support/client/fake-api';
 
+let api: FakeApi;
 let fetchMock: Mock;
 let analytics: string[];
 
@@ -14,11 +16,7 @@ function scrollTo(fraction: number) {
 }
 
 function reply(body: unknown, status = 200) {
-  fetchMock.mockImplementationOnce(async () => ({
-    ok: status < 300,
-    status,
-    json: async () => body,
-  }));
+  api.replyNext({ status, body });
 }
 
 // The popup fetches its dialog's chunk when it first opens; loading that module once here keeps
@@ -31,8 +29,8 @@ beforeEach(() => {
     configurable: true,
     value: 3000,
   });
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = fakeApi();
+  fetchMock = api.fetch;
   analytics = [];
   vi.spyOn(console, 'info').mockImplementation((line: string) => void analytics.push(line));
   vi.spyOn(console, 'warn').mockImplementation(() => {});

@@ -1,7 +1,7 @@
 import { conversion, track } from '../../analytics/analytics';
 import { CheckoutLink } from '../../components/checkout-link';
 import { product } from '../../../shared/product';
-import { primaryButtonClass } from './form-parts';
+import { formPrimaryButton } from '../../components/styles';
 import { VisitorForm, formSubmissionError, requestAlreadySent } from './visitor-form';
 
 /** The order form (SPEC.md §2 "Order form"): purchase intent true. */
@@ -36,7 +36,7 @@ export function OrderForm() {
         error: formSubmissionError,
       }}
       actions={
-        <CheckoutLink source="order_form" className={primaryButtonClass}>
+        <CheckoutLink source="order_form" className={formPrimaryButton}>
           Buy Now - ${product.priceUsd}
         </CheckoutLink>
       }

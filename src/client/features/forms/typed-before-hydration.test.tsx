@@ -3,6 +3,8 @@ import { hydrateRoot, type Root } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ContactForm } from './contact-form';
+import { formApiPath } from '../../../shared/forms/form-api';
+import { fakeApi } from '../../../../tests/support/client/fake-api';
 
 describe('a prerendered form hydrated after the visitor typed', () => {
   let root: Root | undefined;
@@ -17,8 +19,7 @@ describe('a prerendered form hydrated after the visitor typed', () => {
   });
 
   it('keeps what was typed and sends it', async () => {
-    const fetchMock = vi.fn(async () => ({ ok: true, status: 201, json: async () => ({}) }));
-    vi.stubGlobal('fetch', fetchMock);
+    const fetchMock = fakeApi({ [formApiPath('contact')]: { status: 201, body: {} } }).fetch;
     vi.spyOn(console, 'info').mockImplementation(() => {});
     const errors = vi.spyOn(console, 'error');
     container = document.createElement('div');

@@ -1,6 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { fieldLimits } from '../../../shared/forms/form-fields';
-import { Banner, Field, Honeypot, primaryButtonClass, secondaryButtonClass } from './form-parts';
+import { Banner, Field, Honeypot } from '../../components/form-parts';
+import { formPrimaryButton, formSecondaryButton } from '../../components/styles';
 import { useVisitorForm } from './use-visitor-form';
 
 type Outcome = { title: string; text?: string };
@@ -120,13 +121,13 @@ export function VisitorForm(copy: VisitorFormCopy) {
           {copy.actions}
           <button
             type="submit"
-            className={copy.submitStyle === 'secondary' ? secondaryButtonClass : primaryButtonClass}
+            className={copy.submitStyle === 'secondary' ? formSecondaryButton : formPrimaryButton}
             disabled={!canSubmit}
           >
             {loading ? 'Sending...' : copy.submitLabel}
           </button>
           {status === 'success' || status === 'duplicate' || status === 'error' ? (
-            <button type="button" className={secondaryButtonClass} onClick={reset}>
+            <button type="button" className={formSecondaryButton} onClick={reset}>
               Reset
             </button>
           ) : null}

@@ -1,25 +1,24 @@
-import { PublicConfigProvider } from '../../app/public-config';
+import { PublicConfigProvider } from '../../routing/public-config';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { fakeApi, type FakeApi, type FakeReply } from '../../../../tests/support/client/fake-api';
 import { ContactForm } from './contact-form';
 import { OrderForm } from './order-form';
 import { RefundForm } from './refund-form';
 import { TermsFeedbackForm } from './terms-feedback-form';
 
 type Reply = { status: number; body: unknown } | 'network-error';
+let api: FakeApi;
 let fetchMock: Mock;
 let analytics: string[];
 
 function reply(next: Reply) {
-  fetchMock.mockImplementationOnce(async () => {
-    if (next === 'network-error') throw new TypeError('Failed to fetch');
-    return { ok: next.status < 300, status: next.status, json: async () => next.body };
-  });
+  api.replyNext(next);
 }
 
 beforeEach(() => {
-  fetchMock = vi.fn();
-  vi.stubGlobal('fetch', fetchMock);
+  api = fakeApi();
+  fetchMock = api.fetch;
   analytics = [];
   vi.spyOn(console, 'info').mockImplementation((line: string) => void analytics.push(line));
   vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -76,8 +75,8 @@ describe('order form', () => {
   });
 
   it('sends, shows Sending... with inputs disabled, then success with cleared fields and Reset', async () => {
-    let answer!: (value: unknown) => void;
-    fetchMock.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    let answer!: (value: FakeReply) => void;
+    api.replyNext(new Promise((resolve) => (answer = resolve)));
     render(<OrderForm />);
     fill({ 'Full Name *': 'Ada', 'Email *': 'ada@example.com' });
     fireEvent.click(screen.getByRole('button', { name: 'Ask Questions First' }));
@@ -92,7 +91,7 @@ describe('order form', () => {
       name: 'Ada',
       email: 'ada@example.com',
     });
-    answer({ ok: true, status: 200, json: async () => ({ status: 'success', emailSent: true }) });
+    answer({ status: 200, body: { status: 'success', emailSent: true } });
 
     const banner = await screen.findByRole('status');
     expect(banner.textContent).toBe(

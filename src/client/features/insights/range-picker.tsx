@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { adminPrimaryButton } from '../../components/button-styles';
+import { adminPrimaryButton } from '../../components/admin-styles';
 import { DateField } from '../../components/date-field';
 import { lastDays, quickRangeDays, rangeProblem, type InsightsRange } from './insights-range';
 

@@ -1,6 +1,5 @@
 import { insightsPath, type Insights } from '../../../shared/insights/insights-api';
-import { adminGet } from '../../lib/admin-request';
-import { RequestError } from '../../lib/request-json';
+import { api, RequestError } from '../../lib/api-client';
 import { useFetched } from '../../lib/use-fetched';
 import type { InsightsRange } from './insights-range';
 
@@ -10,7 +9,7 @@ export type InsightsAnswer =
 
 async function loadInsights(range: InsightsRange): Promise<InsightsAnswer> {
   try {
-    return { kind: 'insights', insights: await adminGet<Insights>(insightsPath(range)) };
+    return { kind: 'insights', insights: await api.get<Insights>(insightsPath(range)) };
   } catch (error) {
     // Asking again cannot help a refused range: it is an answer, not a failure.
     if (error instanceof RequestError && error.status === 400) {

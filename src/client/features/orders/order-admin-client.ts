@@ -5,7 +5,7 @@ import {
   type OrderPage,
   type OrderStatus,
 } from '../../../shared/orders/order-api';
-import { adminGet, adminPost, adminPut } from '../../lib/admin-request';
+import { api } from '../../lib/api-client';
 
 export type OrderFilter = OrderStatus | 'all';
 export type OrderQuery = { page: number; status: OrderFilter; q: string };
@@ -18,15 +18,15 @@ export const orderAdmin = {
     const query = new URLSearchParams({ page: String(page) });
     if (status !== 'all') query.set('status', status);
     if (q.trim()) query.set('q', q.trim());
-    return adminGet<OrderPage>(`${ADMIN_ORDERS_PATH}?${query}`);
+    return api.get<OrderPage>(`${ADMIN_ORDERS_PATH}?${query}`);
   },
   async saveNotes(id: number, notes: string): Promise<AdminOrder> {
-    return (await adminPut<OrderAnswer>(adminOrderPath(id), { notes })).order;
+    return (await api.put<OrderAnswer>(adminOrderPath(id), { notes })).order;
   },
   async resendLink(id: number): Promise<AdminOrder> {
-    return (await adminPost<OrderAnswer>(`${adminOrderPath(id)}/resend-link`, {})).order;
+    return (await api.post<OrderAnswer>(`${adminOrderPath(id)}/resend-link`)).order;
   },
   async revokeLinks(id: number): Promise<AdminOrder> {
-    return (await adminPost<OrderAnswer>(`${adminOrderPath(id)}/revoke`, {})).order;
+    return (await api.post<OrderAnswer>(`${adminOrderPath(id)}/revoke`)).order;
   },
 };

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { AdminOrder } from '../../../shared/orders/order-api';
-import { adminPrimaryButton, adminSecondaryButton } from '../../components/button-styles';
+import { adminPrimaryButton, adminSecondaryButton } from '../../components/admin-styles';
 import { Spinner } from '../../components/spinner';
 
 type OrderNotesProps = {

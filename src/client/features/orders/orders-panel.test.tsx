@@ -1,15 +1,20 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AdminOrder, OrderPage } from '../../../shared/orders/order-api';
-import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
-import { formatAmount } from '../../lib/format-amount';
-import { formatWhen } from './format-order';
 import {
-  approveConfirmation,
-  ORDER_SEARCH_DELAY_MS,
-  OrdersPanel,
-  revokeConfirmation,
-} from './orders-panel';
+  ADMIN_ORDERS_PATH,
+  type AdminOrder,
+  type OrderPage,
+} from '../../../shared/orders/order-api';
+import { fakeApi, type FakeReply, type FakeRoute } from '../../../../tests/support/client/fake-api';
+import { formatAmount } from '../../lib/format-amount';
+import { SEARCH_DELAY_MS } from '../../lib/use-debounced';
+import { formatDate } from '../../lib/format-date';
+import { approveConfirmation, OrdersPanel, revokeConfirmation } from './orders-panel';
+
+/** The admin orders routes, each answered by `answer`; returns the requests as `METHOD url`. */
+function adminOrders(answer: FakeRoute) {
+  return fakeApi({ [ADMIN_ORDERS_PATH]: answer, [`${ADMIN_ORDERS_PATH}/*`]: answer }).calls;
+}
 
 const order = (id: number, values: Partial<AdminOrder> = {}): AdminOrder => ({
   id,
@@ -39,7 +44,7 @@ const stored = [
 
 /** The admin orders API over `orders`; `fail` answers the list with that reply instead. */
 function fakeOrders(orders: AdminOrder[], fail?: FakeReply) {
-  return fakeOrderServer(({ method, path, body }) => {
+  return adminOrders(({ method, url: path, body }) => {
     const url = new URL(path, 'http://localhost');
     const match = /^\/api\/admin\/orders\/(\d+)(\/.+)?$/.exec(url.pathname);
     if (match) {
@@ -113,8 +118,8 @@ describe('orders panel', () => {
     expect(formatAmount(2700, 'usd')).toMatch(/27\.00/);
     expect(formatAmount(100, 'eur')).toMatch(/1[.,]00/);
     expect(formatAmount(500, 'jpy')).toMatch(/500/);
-    expect(cells(rows[2]!)[5]).toBe(formatWhen('2026-11-24T10:00:00.000Z'));
-    expect(formatWhen('2026-11-24T10:00:00.000Z')).toMatch(/2026/);
+    expect(cells(rows[2]!)[5]).toBe(formatDate('2026-11-24T10:00:00.000Z', 'short'));
+    expect(formatDate('2026-11-24T10:00:00.000Z', 'short')).toMatch(/2026/);
     // Resend only for a paid order (Send for one held for review), revoke only where a link
     // still works.
     expect(within(rows[0]!).queryByRole('button', { name: /Resend link/ })).toBeNull();
@@ -145,14 +150,14 @@ describe('orders panel', () => {
     fireEvent.change(screen.getByLabelText('Search name or email'), {
       target: { value: ' buyer1@ ' },
     });
-    await act(() => vi.advanceTimersByTimeAsync(ORDER_SEARCH_DELAY_MS));
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS));
     await waitFor(() => expect(bodyRows()).toHaveLength(1));
     expect(calls.at(-1)).toBe('GET /api/admin/orders?page=0&q=buyer1%40');
 
     fireEvent.change(screen.getByLabelText('Search name or email'), {
       target: { value: 'nobody' },
     });
-    await act(() => vi.advanceTimersByTimeAsync(ORDER_SEARCH_DELAY_MS));
+    await act(() => vi.advanceTimersByTimeAsync(SEARCH_DELAY_MS));
     expect(await screen.findByText('No orders match.')).toBeDefined();
   });
 
@@ -212,7 +217,7 @@ describe('orders panel', () => {
     render(<OrdersPanel />);
     await screen.findByRole('table');
     expect(bodyRows()[0]!.textContent).toContain(
-      `Links revoked ${formatWhen('2026-11-24T12:00:00.000Z')}`,
+      `Links revoked ${formatDate('2026-11-24T12:00:00.000Z', 'short')}`,
     );
     expect(screen.queryByRole('button', { name: 'Revoke links of order #8' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Resend link of order #8' })).toBeDefined();
@@ -220,7 +225,7 @@ describe('orders panel', () => {
 
   it('shows the server’s refusal of an action', async () => {
     // Shown as paid, but refunded on the server since the page loaded.
-    fakeOrderServer(({ method }) =>
+    adminOrders(({ method }) =>
       method === 'GET'
         ? { status: 200, body: { orders: [order(6)], count: 1, page: 0, pageSize: 25 } }
         : {

@@ -1,20 +1,19 @@
 import { Ban, NotebookPen, RotateCw, Send } from 'lucide-react';
-import { Fragment, useEffect, useId, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { orderStatuses, type AdminOrder } from '../../../shared/orders/order-api';
-import { adminInput, adminSecondaryButton } from '../../components/button-styles';
+import { adminInput, adminSecondaryButton } from '../../components/admin-styles';
 import { SearchField } from '../../components/search-field';
 import { Pager } from '../../components/pager';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { formatAmount } from '../../lib/format-amount';
-import { formatWhen } from './format-order';
+import { formatDate } from '../../lib/format-date';
 import { orderAdmin, type OrderFilter } from './order-admin-client';
 import { OrderNotes } from './order-notes';
 import { OrderStatusBadge, orderStatusLabels } from './order-status-badge';
 import { useOrderPage } from './use-order-page';
-
-/** How long typing pauses before the search runs. */
-export const ORDER_SEARCH_DELAY_MS = 300;
+import { errorMessage } from '../../../shared/error-message';
+import { useDebounced } from '../../lib/use-debounced';
 
 const headerCell = 'px-4 py-3 text-xs font-semibold tracking-wide text-ink-muted uppercase';
 const cell = 'px-4 py-3';
@@ -25,9 +24,6 @@ const canRevoke = (order: AdminOrder) =>
   order.linksRevokedAt === null && (order.status === 'paid' || order.activeLinks > 0);
 
 type Notice = { kind: 'ok' | 'error'; text: string };
-
-const failureText = (failure: unknown) =>
-  failure instanceof Error ? failure.message : String(failure);
 
 /** A held order's amount or currency differed from the price: sending it a link approves it. */
 export const approveConfirmation = (order: AdminOrder) =>
@@ -51,15 +47,10 @@ export function OrdersPanel() {
   const [editing, setEditing] = useState<number | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
 
-  useEffect(() => {
-    const wanted = text.trim();
-    if (wanted === q) return;
-    const timer = setTimeout(() => {
-      setQ(wanted);
-      setPage(0);
-    }, ORDER_SEARCH_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [text, q]);
+  useDebounced(text.trim(), q, (wanted) => {
+    setQ(wanted);
+    setPage(0);
+  });
 
   async function act(order: AdminOrder, action: () => Promise<AdminOrder>, done: string) {
     setBusy(order.id);
@@ -69,7 +60,7 @@ export function OrdersPanel() {
       setNotice({ kind: 'ok', text: done });
       return true;
     } catch (failure) {
-      setNotice({ kind: 'error', text: `Order #${order.id}: ${failureText(failure)}` });
+      setNotice({ kind: 'error', text: `Order #${order.id}: ${errorMessage(failure)}` });
       return false;
     } finally {
       setBusy(null);
@@ -216,7 +207,7 @@ export function OrdersPanel() {
                         </div>
                         {order.linksRevokedAt ? (
                           <p className="mt-1 text-xs whitespace-nowrap text-red-800">
-                            Links revoked {formatWhen(order.linksRevokedAt)}
+                            Links revoked {formatDate(order.linksRevokedAt, 'short')}
                           </p>
                         ) : null}
                         {order.notes ? (
@@ -236,7 +227,7 @@ export function OrdersPanel() {
                       <td className={`${cell} text-right tabular-nums`}>{order.activeLinks}</td>
                       <td className={`${cell} whitespace-nowrap`}>
                         {order.paidAt ? (
-                          <time dateTime={order.paidAt}>{formatWhen(order.paidAt)}</time>
+                          <time dateTime={order.paidAt}>{formatDate(order.paidAt, 'short')}</time>
                         ) : (
                           '—'
                         )}

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RESEND_LINK_PATH } from '../../../shared/orders/order-api';
-import { fakeOrderServer, type FakeReply } from '../../testing/fake-order-server';
+import { fakeApi, type FakeReply, type FakeRoute } from '../../../../tests/support/client/fake-api';
 import { ResendLinkForm, resendLinkSent } from './resend-link-form';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -11,10 +11,13 @@ function send(email: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Send new link' }));
 }
 
+/** The resend-link route answered by `answer`; returns the requests as `METHOD url`. */
+const resendLink = (answer: FakeRoute) => fakeApi({ [RESEND_LINK_PATH]: answer }).calls;
+
 describe('resend link form', () => {
   it('sends the address and answers with the same words for every address', async () => {
     const bodies: unknown[] = [];
-    const calls = fakeOrderServer(({ body }) => {
+    const calls = resendLink(({ body }) => {
       bodies.push(body);
       return { status: 202, body: { status: 'accepted' } };
     });
@@ -34,7 +37,7 @@ describe('resend link form', () => {
   });
 
   it('checks the address before sending it', async () => {
-    const calls = fakeOrderServer(() => ({ status: 202, body: { status: 'accepted' } }));
+    const calls = resendLink(() => ({ status: 202, body: { status: 'accepted' } }));
     render(<ResendLinkForm />);
 
     send('not-an-address');
@@ -66,7 +69,7 @@ describe('resend link form', () => {
     ],
     ['no connection', 'network-error', 'We could not send a new link just now.'],
   ])('shows why for %s', async (_case, reply, text) => {
-    fakeOrderServer(() => reply);
+    resendLink(() => reply);
     render(<ResendLinkForm />);
 
     send('buyer@example.com');

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { fieldLimits } from '../../../shared/forms/form-fields';
 import { product } from '../../../shared/product';
-import { Banner, Field, primaryButtonClass } from '../forms/form-parts';
+import { Banner, Field } from '../../components/form-parts';
+import { formPrimaryButton } from '../../components/styles';
 import { requestNewLink } from './resend-link-request';
 
 /** The same words for every address, so the form never tells who bought the bundle. */
@@ -67,7 +68,7 @@ export function ResendLinkForm({
             {state.message}
           </Banner>
         ) : null}
-        <button type="submit" className={primaryButtonClass} disabled={loading}>
+        <button type="submit" className={formPrimaryButton} disabled={loading}>
           {loading ? 'Sending...' : 'Send new link'}
         </button>
       </form>

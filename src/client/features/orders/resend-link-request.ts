@@ -3,7 +3,7 @@ import {
   resendLinkSchema,
   type ResendLinkAnswer,
 } from '../../../shared/orders/order-api';
-import { RequestError, sendJson } from '../../lib/request-json';
+import { api, RequestError } from '../../lib/api-client';
 
 export type ResendOutcome = { status: 'sent' } | { status: 'error'; message: string };
 
@@ -19,7 +19,7 @@ export async function requestNewLink(email: string): Promise<ResendOutcome> {
     return { status: 'error', message: input.error.issues[0]?.message ?? tryLater };
   }
   try {
-    await sendJson<ResendLinkAnswer>('POST', RESEND_LINK_PATH, input.data);
+    await api.post<ResendLinkAnswer>(RESEND_LINK_PATH, input.data);
     return { status: 'sent' };
   } catch (error) {
     // A refusal (bad address, too many requests) carries a message meant for the visitor.

@@ -1,10 +1,10 @@
 import { orderSessionPath, type SessionStatus } from '../../../shared/orders/order-api';
-import { requestJson } from '../../lib/request-json';
+import { api } from '../../lib/api-client';
 
 /** The order behind a Checkout session; undefined when the server could not be asked. */
 export async function fetchSessionStatus(sessionId: string): Promise<SessionStatus | undefined> {
   try {
-    return await requestJson<SessionStatus>(orderSessionPath(sessionId));
+    return await api.get<SessionStatus>(orderSessionPath(sessionId));
   } catch {
     return undefined;
   }

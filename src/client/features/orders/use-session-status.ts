@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
 import type { SessionStatus } from '../../../shared/orders/order-api';
+import { useFetched } from '../../lib/use-fetched';
 import { fetchSessionStatus } from './session-status-request';
 
 /** How the thank-you page asks about a payment: soon, then a little less often, for a minute. */
@@ -17,51 +17,41 @@ export type Confirmation =
   | { phase: 'settled'; session: Exclude<SessionStatus, { status: 'pending' }> };
 
 /**
- * Polls the session's order until it is no longer pending, or until the wait runs out.
- * `retry` starts a fresh wait.
+ * Asks about the session's order until it is no longer pending, or until the wait runs out;
+ * stops asking once `isCurrent()` says the answer is no longer wanted.
  */
-export function useSessionStatus(sessionId: string) {
-  const [attempt, setAttempt] = useState(0);
-  const [answer, setAnswer] = useState<{ key: string; confirmation: Confirmation }>({
-    key: '',
-    confirmation: { phase: 'confirming' },
-  });
-  const key = `${sessionId}:${attempt}`;
-
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const started = Date.now();
-    const settle = (confirmation: Confirmation) => {
-      if (!stopped) setAnswer({ key, confirmation });
-    };
-
+function confirm(sessionId: string, isCurrent: () => boolean): Promise<Confirmation> {
+  const started = Date.now();
+  return new Promise((resolve) => {
     async function ask(delay: number) {
+      if (!isCurrent()) return;
       const session = await fetchSessionStatus(sessionId);
-      if (stopped) return;
+      if (!isCurrent()) return;
       if (session && session.status !== 'pending') {
-        settle({ phase: 'settled', session });
+        resolve({ phase: 'settled', session });
         return;
       }
       if (Date.now() - started >= confirmationTiming.giveUpAfterMs) {
-        settle({ phase: 'unconfirmed' });
+        resolve({ phase: 'unconfirmed' });
         return;
       }
-      timer = setTimeout(
+      setTimeout(
         () => void ask(Math.min(delay * confirmationTiming.backoff, confirmationTiming.maxDelayMs)),
         delay,
       );
     }
-
     void ask(confirmationTiming.firstDelayMs);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [sessionId, key]);
+  });
+}
 
-  const retry = useCallback(() => setAttempt((value) => value + 1), []);
-  const confirmation: Confirmation =
-    answer.key === key ? answer.confirmation : { phase: 'confirming' };
-  return { confirmation, retry };
+/**
+ * Polls the session's order until it is no longer pending, or until the wait runs out.
+ * `retry` starts a fresh wait.
+ */
+export function useSessionStatus(sessionId: string) {
+  const { data, loading, reload } = useFetched(sessionId, (isCurrent) =>
+    confirm(sessionId, isCurrent),
+  );
+  const confirmation: Confirmation = !loading && data ? data : { phase: 'confirming' };
+  return { confirmation, retry: reload };
 }

@@ -1,9 +1,5 @@
-import { createDeliveryApi } from '../../features/mail-deliveries/delivery-api-client';
-import { DeliveriesPanel } from '../../features/mail-deliveries/deliveries-panel';
-import { session } from '../../features/auth/session-store';
-
-// A 401 means the session ended: the admin layout then sends the owner to sign in again.
-const deliveryApi = createDeliveryApi({ onUnauthorized: () => session.expired() });
+import { deliveryApi } from '../../features/mail/delivery-api-client';
+import { DeliveriesPanel } from '../../features/mail/deliveries-panel';
 
 /** The owner's email log (DESIGN.md "Mail delivery"): what was sent, what is retried, what failed. */
 export function AdminDeliveriesPage() {

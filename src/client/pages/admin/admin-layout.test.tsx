@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../../shared/auth';
+import { adminNav } from '../../../shared/admin-nav';
 import { paths } from '../../../shared/paths';
-import { adminPages } from '../../app/admin-pages';
-import { WithOutlet } from '../../app/router';
-import { fakeAuthServer, signedInAs, signedOut } from '../../testing/fake-auth-server';
-import { PathSwitch, renderAtPath } from '../../testing/hash-route';
+import { WithOutlet } from '../../routing/router';
+import { fakeAuthServer, signedInAs, signedOut } from '../../../../tests/support/client/fake-auth';
+import { PathSwitch, renderAtPath } from '../../../../tests/support/client/hash-route';
 import { AdminLayout } from './admin-layout';
 
 function renderAdmin() {
@@ -51,10 +51,10 @@ describe('AdminLayout', () => {
     const nav = await screen.findByRole('navigation', { name: 'Admin pages' });
     const links = [...nav.querySelectorAll('a')];
     expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual(
-      adminPages.map(({ label, path }) => [label, `#${path}`]),
+      adminNav.map(({ label, path }) => [label, `#${path}`]),
     );
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page')).toEqual([
-      links[adminPages.findIndex(({ path }) => path === paths.admin)],
+      links[adminNav.findIndex(({ path }) => path === paths.admin)],
     ]);
   });
 

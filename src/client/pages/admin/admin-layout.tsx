@@ -1,11 +1,12 @@
 import { LogOut } from 'lucide-react';
 import { Suspense, useState, type ReactNode } from 'react';
-import { Link, Navigate, Outlet, useNavigate } from '../../app/router';
+import { Link, Navigate, Outlet, useNavigate } from '../../routing/router';
 import { paths } from '../../../shared/paths';
-import { adminSecondaryButton } from '../../components/button-styles';
+import { adminSecondaryButton } from '../../components/admin-styles';
 import { PageFallback } from '../../components/page-fallback';
 import { session, useSession } from '../../features/auth/session-store';
 import { AdminNav } from './admin-nav';
+import { errorMessage } from '../../../shared/error-message';
 
 function LogoutButton({ onError }: { onError: (message: string) => void }) {
   const navigate = useNavigate();
@@ -16,7 +17,7 @@ function LogoutButton({ onError }: { onError: (message: string) => void }) {
       await session.signOut();
       void navigate(paths.adminLogin, { replace: true });
     } catch (error) {
-      onError(error instanceof Error ? error.message : String(error));
+      onError(errorMessage(error));
       setBusy(false);
     }
   }

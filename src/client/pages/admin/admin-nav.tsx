@@ -1,5 +1,5 @@
-import { adminPages } from '../../app/admin-pages';
-import { Link, useLocation } from '../../app/router';
+import { adminNav } from '../../../shared/admin-nav';
+import { Link, useLocation } from '../../routing/router';
 
 /**
  * Links to every admin page; the current one is marked for the eye and for screen readers.
@@ -11,7 +11,7 @@ export function AdminNav() {
   return (
     <nav aria-label="Admin pages" className="mx-auto max-w-6xl px-4 sm:px-6">
       <ul className="-mx-1 flex flex-wrap gap-1 pb-2 sm:mx-0 sm:-mb-px sm:flex-nowrap sm:pb-0">
-        {adminPages.map(({ path, label }) => {
+        {adminNav.map(({ path, label }) => {
           const current = path === pathname;
           return (
             <li key={path}>

@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tableConfigSchema, type TableConfig } from '../../../shared/admin/table-config';
 import { paths } from '../../../shared/paths';
 import refundInquiries from '../../../shared/table-configurations/refund-inquiries.json';
-import { WithOutlet } from '../../app/router';
-import { fakeAuthServer, signedInAs } from '../../testing/fake-auth-server';
-import { fakeTableServer, sampleRows } from '../../testing/fake-table-server';
-import { PathSwitch, renderAtPath } from '../../testing/hash-route';
+import { WithOutlet } from '../../routing/router';
+import { fakeAuthServer, signedInAs } from '../../../../tests/support/client/fake-auth';
+import { fakeTableServer, sampleRows } from '../../../../tests/support/client/fake-tables';
+import { PathSwitch, renderAtPath } from '../../../../tests/support/client/hash-route';
 import { AdminLayout } from './admin-layout';
 import { AdminTablesPage } from './admin-tables-page';
 

@@ -1,17 +1,12 @@
 import { useEffect, useState } from 'react';
 import { TABLE_CONFIGURATIONS_FOLDER, type TableConfig } from '../../../shared/admin/table-config';
 import { Spinner } from '../../components/spinner';
-import { createTableApi } from '../../features/admin-tables/table-api-client';
+import { tableApi } from '../../features/admin-tables/table-api-client';
 import { loadTableConfigurations } from '../../features/admin-tables/load-table-configurations';
 import { TablePanel } from '../../features/admin-tables/table-panel';
 import type { CellRenderer } from '../../features/admin-tables/table-grid';
-import { session } from '../../features/auth/session-store';
-import { createDeliveryApi } from '../../features/mail-deliveries/delivery-api-client';
-import { RecordDeliveryCell } from '../../features/mail-deliveries/record-delivery-cell';
-
-// A 401 means the session ended: the admin layout then sends the owner to sign in again.
-const tableApi = createTableApi({ onUnauthorized: () => session.expired() });
-const deliveryApi = createDeliveryApi({ onUnauthorized: () => session.expired() });
+import { deliveryApi } from '../../features/mail/delivery-api-client';
+import { RecordDeliveryCell } from '../../features/mail/record-delivery-cell';
 
 /** The Email Sent column shows each record's delivery state and a Resend action. */
 const deliveryCells =

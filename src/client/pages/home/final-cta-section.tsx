@@ -1,5 +1,5 @@
 import { Download, PackageX, ShieldCheck } from 'lucide-react';
-import { primaryButton } from '../../components/button-styles';
+import { primaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { PriceTag } from './price-tag';
 

@@ -1,7 +1,7 @@
 import { Download, Infinity as InfinityIcon, PackageX, RefreshCcw } from 'lucide-react';
 import type { MouseEvent } from 'react';
 import { track } from '../../analytics/analytics';
-import { primaryButton } from '../../components/button-styles';
+import { primaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { scrollToSection } from '../../lib/scroll';
 import { product } from '../../../shared/product';
