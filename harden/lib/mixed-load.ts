@@ -15,6 +15,8 @@ export type LoadRequest = {
   endedAt: number;
   status: number;
   error?: string;
+  /** The start of the body of a 5xx answer: whose answer it was (nginx's page or the app's). */
+  body?: string;
   /** A form answered 200 with status success (the visitor was told it is stored). */
   acknowledged?: boolean;
   /** The webhook's body and signature, to deliver it again as Stripe retries. */
@@ -72,6 +74,7 @@ async function timed(
       startedAt,
       endedAt: Date.now(),
       status: response.status,
+      ...(response.status >= 500 && { body: text.replace(/\s+/g, ' ').slice(0, 100) }),
       ...read?.(response.status, text),
     };
   } catch (error) {

@@ -48,7 +48,13 @@ export function renderNginxConfig(
   return text;
 }
 
-export type Nginx = { url: string; configFile: string; stop(): Promise<void> };
+export type Nginx = {
+  url: string;
+  configFile: string;
+  /** What nginx printed and its error log (when the config writes it under the prefix). */
+  log(): Promise<string>;
+  stop(): Promise<void>;
+};
 
 /**
  * nginx in the foreground, balancing `upstreams` on 127.0.0.1:`port`, from the template of
@@ -104,5 +110,7 @@ export async function startNginx(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, configFile, stop };
+  const log = async () =>
+    output + (await readFile(path.join(prefix, 'error.log'), 'utf8').catch(() => ''));
+  return { url, configFile, log, stop };
 }

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { formKinds } from '../../src/shared/forms/form-fields';
@@ -122,6 +122,9 @@ async function rollingRestart(
     }
     const loadEnded = Date.now();
 
+    // What the load left, before any redelivery: an order behind a 5xx is one stored while
+    // Stripe was told it failed.
+    const storedAfterLoad = await storedRecords(pool);
     // Stripe delivers again whatever was not answered 2xx: so does the harness, once.
     const retried = await Promise.all(
       load.requests
@@ -143,14 +146,21 @@ async function rollingRestart(
       killAt,
       claimedAtKill,
       stored,
+      storedAfterLoad,
       delivery,
       loadS: (loadEnded - loadStarted) / 1000,
       steps,
       template,
     });
+    // Kept for reading a failure: every instance's output and nginx's error log.
+    const logFile = path.join(context.root, 'harden/results/rolling.log');
+    await mkdir(path.dirname(logFile), { recursive: true });
     await writeFile(
-      path.join(context.scratchDir, 'instances.log'),
-      instances.map((one) => one.output()).join('\n----\n'),
+      logFile,
+      [
+        ...instances.map((one, i) => `== instance ${i}\n${one.output()}`),
+        `== nginx\n${await nginx.log()}`,
+      ].join('\n'),
     );
     return report;
   } finally {
@@ -236,7 +246,8 @@ async function storedRecords(pool: pg.Pool): Promise<Stored> {
 }
 
 const failedRequest = (r: LoadRequest) => r.status === 0 || r.status >= 500;
-const describe = (r: LoadRequest) => `${r.kind} ${r.status || r.error}`;
+const describe = (r: LoadRequest) =>
+  `${r.kind} ${r.status || r.error}${r.body ? ` "${r.body.slice(0, 60)}"` : ''}`;
 
 function judge(run: {
   requests: LoadRequest[];
@@ -244,6 +255,7 @@ function judge(run: {
   killAt: number;
   claimedAtKill: number;
   stored: Stored;
+  storedAfterLoad: Stored;
   delivery: Delivery;
   loadS: number;
   steps: Step[];
@@ -268,7 +280,7 @@ function judge(run: {
   const webhooksLost = webhooks.filter((r) => ok2xx(r) && !stored.orderSessions.has(r.detail));
   // A 5xx tells Stripe nothing was kept: an order stored behind it is a broken promise.
   const webhooks5xxStored = webhooks.filter(
-    (r) => r.status >= 500 && stored.orderSessions.has(r.detail),
+    (r) => r.status >= 500 && run.storedAfterLoad.orderSessions.has(r.detail),
   );
   const retriedStored = run.retried.filter((r) => stored.orderSessions.has(r.detail));
   const ordersMissing = webhooks.filter((r) => !stored.orderSessions.has(r.detail));
@@ -285,9 +297,13 @@ function judge(run: {
         `ready ${Math.round(s.readyMs)} ms`,
     )
     .join('; ');
-  const perKind = `(${count(requests, 'page')} pages, ${forms.length} forms, ${webhooks.length} webhooks)`;
-  const sample = (list: LoadRequest[]) =>
-    list.length > 0 ? `; e.g. ${[...new Set(list.map(describe))].slice(0, 3).join(', ')}` : '';
+  const perKind = `(${count(rolling, 'page')} pages, ${count(rolling, 'form')} forms, ${count(rolling, 'webhook')} webhooks)`;
+  const sample = (list: LoadRequest[]) => {
+    const kinds = new Map<string, number>();
+    for (const r of list) kinds.set(describe(r), (kinds.get(describe(r)) ?? 0) + 1);
+    const top = [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    return top.length > 0 ? `; ${top.map(([what, n]) => `${n} × ${what}`).join(', ')}` : '';
+  };
 
   return [
     {
