@@ -67,8 +67,14 @@ export const app = fp<AppOptions>(
   async (instance, { config, database, clientDir, tables }) => {
     instance.decorate('config', config);
     instance.decorate('database', database);
+    instance.decorate('lifecycle', { draining: false });
     instance.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
+    });
+    // A stopping instance closes each connection after its answer, so neither a balancer nor a
+    // browser reuses a keep-alive connection that is about to go away.
+    instance.addHook('onSend', async (_request, reply) => {
+      if (instance.lifecycle.draining) reply.header('connection', 'close');
     });
 
     await instance.register(mailPlugin);

@@ -7,5 +7,7 @@ declare module 'fastify' {
     config: Config;
     database: AppDatabase;
     mailer: Mailer;
+    /** Set when the instance is stopping: /readyz answers 503, every answer closes its connection. */
+    lifecycle: { draining: boolean };
   }
 }

@@ -3,10 +3,10 @@ import { startBanner } from './banner';
 import { loadConfig } from './config/load-config';
 import { databaseOptions, openDatabase } from './db/database';
 import { describeStartupError } from './startup-errors';
+import { stopOnSignals } from './stop-signals';
 
 // Both from src/server (development) and from dist/server (the bundle) this is dist/client.
 const clientDir = fileURLToPath(new URL('../../dist/client', import.meta.url));
-const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main() {
   let config;
@@ -24,31 +24,7 @@ async function main() {
     const server = await startServer(config, { clientDir, database });
     console.log(startBanner({ url: server.url, config, databaseLabel: server.database.label }));
 
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        console.error(`Received ${signal} again: exiting now.`);
-        process.exit(1);
-      }
-      stopping = true;
-      server.app.log.info(`${signal} received: finishing in-flight requests, then closing`);
-      setTimeout(() => {
-        console.error('Shutdown took too long: exiting.');
-        process.exit(1);
-      }, SHUTDOWN_GRACE_MS).unref();
-      server.close().then(
-        () => {
-          server.app.log.info('stopped cleanly');
-          process.exit(0);
-        },
-        (error: unknown) => {
-          console.error('Error while shutting down:', error);
-          process.exit(1);
-        },
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    stopOnSignals(server, { drainMs: config.drainMs });
   } catch (error) {
     console.error(describeStartupError(error, config));
     process.exit(1);

@@ -7,13 +7,22 @@ import { ensureAuthSecret } from './config/auth-secret';
 import type { Config } from './config/load-config';
 import { databaseOptions, openDatabase, type AppDatabase } from './db/database';
 import { migrate } from './db/migrate';
+import { IN_FLIGHT_MS } from './stop-signals';
 
 export type RunningServer = {
   app: FastifyInstance;
   database: AppDatabase;
   /** Where it listens, with the port actually bound (PORT=0 picks a free one). */
   url: string;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  /**
+   * Stops for good: /readyz answers 503 and every answer carries `Connection: close` at once;
+   * it keeps serving for `drainMs` (the balancer notices and sends nothing new), then closes.
+   */
+  drain(drainMs: number): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (cut after IN_FLIGHT_MS), stops the mail
+   * worker (its unsent claims handed back) and the periodic work, then closes the database.
+   */
   close(): Promise<void>;
 };
 
@@ -48,11 +57,6 @@ export async function startServer(
     await checkConfiguredColumns(database.db, tables);
     const app = await buildApp({ config, database, clientDir: options.clientDir, tables });
     let closing: Promise<void> | undefined;
-    // A keep-alive connection that finishes its request during shutdown would otherwise stay
-    // open until it times out, holding the shutdown up.
-    app.addHook('onSend', async (_request, reply) => {
-      if (closing) reply.header('connection', 'close');
-    });
     options.configure?.(app);
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
@@ -62,15 +66,31 @@ export async function startServer(
       app,
       database,
       url: `http://${host}:${port}`,
-      close: () =>
-        (closing ??= (async () => {
-          try {
-            await app.close();
-          } finally {
-            await database.close();
-          }
-        })()),
+      async drain(drainMs) {
+        app.lifecycle.draining = true;
+        if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+        await close();
+      },
+      close,
     };
+
+    function close() {
+      return (closing ??= (async () => {
+        // A keep-alive connection that finishes its request during shutdown would otherwise
+        // stay open until it times out, holding the shutdown up.
+        app.lifecycle.draining = true;
+        // Fastify closes idle connections at once and waits for the requests in flight; one
+        // that runs on past the bound is cut, so a stuck client cannot hold the stop forever.
+        const cut = setTimeout(() => app.server.closeAllConnections(), IN_FLIGHT_MS);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(cut);
+          // Last: the mail worker and the periodic work used it while stopping.
+          await database.close();
+        }
+      })());
+    }
   } catch (error) {
     await database.close();
     throw error;

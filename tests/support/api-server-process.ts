@@ -5,12 +5,11 @@
  */
 import { loadConfig } from '../../src/server/config/load-config';
 import { startServer } from '../../src/server/server';
+import { stopOnSignals } from '../../src/server/stop-signals';
 
-const server = await startServer(loadConfig());
+const config = loadConfig();
+const server = await startServer(config);
 console.log(`  Site:      ${server.url}/`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void server.close().then(() => process.exit(0));
-  });
-}
+// The same stop as src/server/index.ts: drain for DRAIN_SECONDS, close, exit 0.
+stopOnSignals(server, { drainMs: config.drainMs });

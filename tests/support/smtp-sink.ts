@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { parseMail, type ReceivedMail } from './mime';
 
 export type SinkMail = ReceivedMail & { envelopeTo: string[] };
@@ -19,6 +19,17 @@ export type SmtpSink = {
    * returned function is called; then accepts them.
    */
   hold(match: (mail: SinkMail) => boolean): () => void;
+  /** Messages left unanswered by hold() right now. */
+  held(): number;
+  /**
+   * From now on, takes every message's content and never answers it (a mail server that stops
+   * answering mid-message), until the returned function is called: then the connections it
+   * left hanging are dropped, unanswered, as a restarted server drops them, and new messages
+   * are accepted again. Returns how many messages it left unanswered.
+   */
+  stall(): () => number;
+  /** Messages whose content arrived and that were left unanswered while stalled. */
+  stalled(): number;
   close(): Promise<void>;
 };
 
@@ -51,6 +62,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   let rejecting = false;
   let delayMs = 0;
   let holding: { match: (mail: SinkMail) => boolean; held: (() => void)[] } | undefined;
+  let stalling = false;
+  let stalledCount = 0;
+  const sockets = new Set<Socket>();
 
   const server = new SMTPServer({
     authOptional: true,
@@ -61,6 +75,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => void (delayMs > 0 ? setTimeout(finish, delayMs) : finish()));
       const finish = () => {
+        if (stalling) {
+          stalledCount += 1;
+          return;
+        }
         if (rejecting) {
           callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
           return;
@@ -80,6 +98,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   // A client killed mid-session resets its connection; that must not take the sink down.
   server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const { port } = server.server.address() as AddressInfo;
 
   return {
@@ -119,6 +141,21 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         for (const accept of current.held.splice(0)) accept();
       };
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stall() {
+      stalling = true;
+      const since = stalledCount;
+      return () => {
+        stalling = false;
+        for (const socket of sockets) socket.destroy();
+        return stalledCount - since;
+      };
+    },
+    stalled: () => stalledCount,
+    held: () => holding?.held.length ?? 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

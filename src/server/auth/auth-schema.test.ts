@@ -11,7 +11,7 @@ describeEachDatabase('the auth tables of migration 0002', (use) => {
     const options = authOptions({
       config,
       db: use().db,
-      mailer: { send: async () => ({ status: 'sent' }), close: async () => {} },
+      mailer: { send: async () => ({ status: 'sent' }), parallel: 1, close: async () => {} },
       logger: Fastify({ logger: false }).log,
     });
     const { toBeCreated, toBeAdded } = await getMigrations(options);

@@ -131,6 +131,13 @@ export const envSchema = z.object({
       .max(8760, { message: 'must be a number of hours above 0 and at most 8760' }),
   ).default(24),
   DOWNLOAD_LIMIT: optional(positiveInt.max(1000, { message: 'must be at most 1000' })).default(5),
+  /** Unset: 5 in production (a balancer's health checks notice within it), 0 otherwise. */
+  DRAIN_SECONDS: optional(
+    z.coerce
+      .number({ message: 'must be a number of seconds from 0 to 300' })
+      .min(0, { message: 'must be a number of seconds from 0 to 300' })
+      .max(300, { message: 'must be a number of seconds from 0 to 300' }),
+  ),
   LOG_LEVEL: optional(
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       message: 'must be one of fatal, error, warn, info, debug, trace, silent',

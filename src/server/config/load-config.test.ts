@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       formRateLimit: 10,
       trustProxy: undefined,
       logLevel: 'info',
+      drainMs: 0,
     });
     expect(config.checkoutUrl).toMatch(/^https:\/\//);
   });
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       FORM_RATE_LIMIT: '25',
       TRUST_PROXY: '2',
       LOG_LEVEL: 'warn',
+      DRAIN_SECONDS: '2.5',
     });
     expect(config).toMatchObject({
       env: 'production',
@@ -73,7 +75,17 @@ describe('loadConfig', () => {
       formRateLimit: 25,
       trustProxy: 2,
       logLevel: 'warn',
+      drainMs: 2500,
     });
+  });
+
+  it('drains 5 s by default in production and not at all otherwise, unless DRAIN_SECONDS says', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) } as const;
+    expect(loadConfig(production).drainMs).toBe(5000);
+    expect(loadConfig({ ...production, DRAIN_SECONDS: '0' }).drainMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'test' }).drainMs).toBe(0);
+    expect(loadConfig({ NODE_ENV: 'development', DRAIN_SECONDS: '1' }).drainMs).toBe(1000);
+    expect(loadConfig({ DRAIN_SECONDS: '' }).drainMs).toBe(0);
   });
 
   it('prefers the HTTP run API over SMTP when both are set', () => {
@@ -149,6 +161,14 @@ describe('loadConfig', () => {
     [
       { CHECKOUT_URL: 'javascript:alert(1)' },
       'Invalid configuration: CHECKOUT_URL must be a URL like https://example.com/path (got "javascript:alert(1)").',
+    ],
+    [
+      { DRAIN_SECONDS: '-1' },
+      'Invalid configuration: DRAIN_SECONDS must be a number of seconds from 0 to 300 (got "-1").',
+    ],
+    [
+      { DRAIN_SECONDS: 'soon' },
+      'Invalid configuration: DRAIN_SECONDS must be a number of seconds from 0 to 300 (got "soon").',
     ],
     [
       { LOG_LEVEL: 'loud' },

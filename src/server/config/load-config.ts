@@ -52,6 +52,11 @@ export type Config = {
   formRateLimit: number;
   trustProxy: boolean | number | string | undefined;
   logLevel: Env['LOG_LEVEL'];
+  /**
+   * How long a stopping instance keeps serving, /readyz answering 503 and every answer closing
+   * its connection, before it stops accepting (DRAIN_SECONDS).
+   */
+  drainMs: number;
   stripe: StripeSettings | undefined;
   product: ProductSettings;
 };
@@ -152,6 +157,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     formRateLimit: env.FORM_RATE_LIMIT,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL,
+    // Behind a balancer (production) it must outlast the health checks that take the instance
+    // out; on a developer's machine or in tests nothing routes around it, so Ctrl-C is at once.
+    drainMs: Math.round((env.DRAIN_SECONDS ?? (env.NODE_ENV === 'production' ? 5 : 0)) * 1000),
     stripe: env.STRIPE_WEBHOOK_SECRET
       ? {
           webhookSecret: env.STRIPE_WEBHOOK_SECRET,

@@ -4,13 +4,18 @@ import { queueSummary } from '../mail/delivery-log';
 const READY_TIMEOUT_MS = 2_000;
 
 /**
- * /healthz: the process answers. /readyz: the database answers too (for load balancers), with
+ * /healthz: the process answers. /readyz: the database answers and the instance is not stopping
+ * (for load balancers), with
  * the mail queue in its details: emails waiting, the oldest one's age, failures in the last day.
  */
 export async function healthRoutes(app: FastifyInstance) {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (request, reply) => {
+    // Stopping (SIGTERM): the balancer takes the instance out while it still serves.
+    if (app.lifecycle.draining) {
+      return reply.code(503).send({ status: 'draining', database: app.database.kind });
+    }
     try {
       const mail = await withTimeout(
         app.database.ping().then(() => queueSummary(app.database.db)),

@@ -54,6 +54,7 @@ export function apiTransport(settings: ApiSettings): MailTransport {
         `Mail API answered ${status}${reason ? `: ${reason}` : ` with send_email_status ${JSON.stringify(result.send_email_status ?? null)}`}`,
       );
     },
+    parallel: MAX_SOCKETS,
     async close() {
       agent.destroy();
     },

@@ -217,12 +217,13 @@ describeEachDatabase('mail delivery queue', (use) => {
       select 'refund_inquiries', g, ${OWNER}, ${tag} || '-' || g || '@example.com', ${tag}, '<p>Q</p>', 'Q'
       from generate_series(1, 50) as g`.execute(use().db);
     app.deliveryWorker.wake();
-    // 20 sending (held by the mail server) and 20 claimed, waiting for a free slot.
+    // 10 sending (held by the mail server, one per pooled connection) and 10 claimed, waiting
+    // for a free slot.
     await eventually(async () => {
       const { rows } = await sql<{ n: number }>`
         select count(*)::int as n from mail_deliveries
         where subject = ${tag} and locked_until is not null`.execute(use().db);
-      return rows[0]!.n === 40 ? true : undefined;
+      return rows[0]!.n === 20 ? true : undefined;
     });
 
     await app.close();
@@ -237,10 +238,10 @@ describeEachDatabase('mail delivery queue', (use) => {
       from mail_deliveries where subject = ${tag}
       group by 1, 2, 3 order by 1, 2, 3`.execute(use().db);
     expect(rows).toEqual([
-      // Never claimed, and the twenty given back: due now, with no attempt counted.
-      { attempts: 0, waiting: true, timed_out: null, n: 30 },
+      // Never claimed, and the ten given back: due now, with no attempt counted.
+      { attempts: 0, waiting: true, timed_out: null, n: 40 },
       // The sends in flight ran to the timeout and were recorded before the app closed.
-      { attempts: 1, waiting: false, timed_out: true, n: 20 },
+      { attempts: 1, waiting: false, timed_out: true, n: 10 },
     ]);
   });
 

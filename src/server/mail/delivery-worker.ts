@@ -19,7 +19,11 @@ export type DeliveryWorkerOptions = {
   mailTimeoutMs: number;
   /** How often to look for due rows when nothing wakes the worker (default from the delays). */
   pollMs?: number;
-  /** Sends in flight at most: enough to keep every pooled connection busy. */
+  /**
+   * Sends in flight at most (default: the transport's connections). No more than the pool
+   * carries: a send waiting for a connection spends its MAIL_TIMEOUT_MS in the queue, and a
+   * slow mail server then times out messages that never reached it.
+   */
   concurrency?: number;
 };
 
@@ -83,7 +87,7 @@ function createSentRecorder(db: Kysely<Database>) {
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, mailer, log, retryDelaysMs } = options;
   const pollMs = options.pollMs ?? pollFor(retryDelaysMs);
-  const concurrency = options.concurrency ?? 20;
+  const concurrency = options.concurrency ?? mailer.parallel;
   // Rows held at once, sending or waiting to. A waiting row starts within two rounds of
   // MAIL_TIMEOUT_MS, well inside its lease, so no other instance can claim it meanwhile.
   const maxHeld = concurrency * 2;

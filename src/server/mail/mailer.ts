@@ -9,6 +9,8 @@ import type { MailTransport } from './transports';
 /** The one way the app sends mail, whatever the configured transport. */
 export type Mailer = {
   send(message: MailMessage): Promise<SendResult>;
+  /** Sends the transport carries at once; more wait for a connection with their timeout running. */
+  parallel: number;
   close(): Promise<void>;
 };
 
@@ -71,6 +73,7 @@ export function createMailer(
         clearTimeout(timer);
       }
     },
+    parallel: transport.parallel,
     close: () => transport.close(),
   };
 }

@@ -40,6 +40,8 @@ export function outboxTransport(
       // than info.
       if (VERBOSE_LEVELS.has(logger.level)) print(readable(mail.to, mail.subject, mail.text, file));
     },
+    // Files on the local disk: as many at once as the delivery worker ever held before.
+    parallel: 20,
     async close() {
       composer.close();
     },

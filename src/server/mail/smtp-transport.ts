@@ -25,7 +25,16 @@ export function smtpTransport(url: string, timeoutMs: number): MailTransport {
       // Composed into one buffer first: streamed, the message reaches the socket in dozens of
       // small writes, one system call each.
       const raw = await new MailComposer(mail).compile().build();
-      const sending = transporter.sendMail({ envelope: { from: mail.from, to: mail.to }, raw });
+      // The signal goes to the pool too: at the timeout it takes a message still waiting for a
+      // connection off the queue, or closes the connection carrying it (the next send gets a
+      // fresh one). Without it the abandoned message stayed queued or on its connection and
+      // was delivered after the delivery had been recorded as not sent (sent twice once
+      // retried), and every new send waited behind such messages and timed out too.
+      const sending = transporter.sendMail({
+        envelope: { from: mail.from, to: mail.to },
+        raw,
+        signal,
+      } as Parameters<typeof transporter.sendMail>[0]);
       let onAbort = () => {};
       try {
         await new Promise<void>((resolve, reject) => {
@@ -37,6 +46,7 @@ export function smtpTransport(url: string, timeoutMs: number): MailTransport {
         signal.removeEventListener('abort', onAbort);
       }
     },
+    parallel: POOL_CONNECTIONS,
     async close() {
       transporter.close();
     },
