@@ -30,22 +30,31 @@ export async function nginxTemplate(root: string): Promise<{ file: string; text:
   throw new Error('No nginx template found');
 }
 
-/** Fills the template's placeholders; refuses to leave one unfilled. */
+/**
+ * Fills the template's placeholders; refuses to leave one unfilled. `{{UPSTREAM_SERVERS}}`
+ * becomes a `server host:port;` line per instance, `{{UPSTREAM_SERVERS:params}}` adds the
+ * params to each (say `max_fails=1 fail_timeout=2s`).
+ */
 export function renderNginxConfig(
   template: string,
   values: { listen: string; upstreams: string[]; prefix: string },
 ): string {
-  const filled: Record<string, string> = {
-    LISTEN: values.listen,
-    UPSTREAM_SERVERS: values.upstreams.map((address) => `server ${address};`).join('\n    '),
-    PREFIX: values.prefix,
+  const filled: Record<string, (params: string) => string> = {
+    LISTEN: () => values.listen,
+    UPSTREAM_SERVERS: (params) =>
+      values.upstreams
+        .map((address) => `server ${[address, params].filter(Boolean).join(' ')};`)
+        .join('\n    '),
+    PREFIX: () => values.prefix,
   };
-  const text = template.replace(/\{\{\s*([A-Z_]+)\s*\}\}/g, (match, name: string) => {
-    const value = filled[name];
-    if (value === undefined) throw new Error(`The nginx template has an unknown ${match}`);
-    return value;
-  });
-  return text;
+  return template.replace(
+    /\{\{\s*([A-Z_]+)(?::([^}]*))?\s*\}\}/g,
+    (match, name: string, params: string | undefined) => {
+      const fill = filled[name];
+      if (fill === undefined) throw new Error(`The nginx template has an unknown ${match}`);
+      return fill(params?.trim() ?? '');
+    },
+  );
 }
 
 export type Nginx = {

@@ -57,11 +57,12 @@ describe('the harness mail server (a process of its own)', () => {
 describe('the balancer config', () => {
   it('fills every placeholder and refuses one it does not know', () => {
     const text = renderNginxConfig(
-      'listen {{LISTEN}};\nupstream app {\n  {{ UPSTREAM_SERVERS }}\n}\npid {{PREFIX}}/pid;',
+      'listen {{LISTEN}};\nupstream app {\n  {{ UPSTREAM_SERVERS }}\n}\npid {{PREFIX}}/pid;\n{{UPSTREAM_SERVERS:fail_timeout=1s}}',
       { listen: '127.0.0.1:8080', upstreams: ['127.0.0.1:1', '127.0.0.1:2'], prefix: '/tmp/x' },
     );
     expect(text).toBe(
-      'listen 127.0.0.1:8080;\nupstream app {\n  server 127.0.0.1:1;\n    server 127.0.0.1:2;\n}\npid /tmp/x/pid;',
+      'listen 127.0.0.1:8080;\nupstream app {\n  server 127.0.0.1:1;\n    server 127.0.0.1:2;\n}\npid /tmp/x/pid;\n' +
+        'server 127.0.0.1:1 fail_timeout=1s;\n    server 127.0.0.1:2 fail_timeout=1s;',
     );
     expect(() =>
       renderNginxConfig('{{NOPE}}', { listen: 'x', upstreams: [], prefix: 'y' }),
