@@ -10,6 +10,8 @@ export type MailSinkProcess = {
   setMode(mode: 'slow', delayMs: number): Promise<void>;
   /** Every message key received so far, with the times it arrived (one per copy). */
   received(): Promise<Map<string, number[]>>;
+  /** Per key, the copies taken after the client had hung up (see mail-sink-server.ts). */
+  late(): Promise<Map<string, number>>;
   close(): Promise<void>;
 };
 
@@ -33,8 +35,10 @@ export async function startMailSinkProcess(root: string): Promise<MailSinkProces
   const ask = (request: object) => {
     const answer = queue.then(async () => {
       child.send(request);
-      const [message] = (await once(child, 'message')) as [{ received: [string, number[]][] }];
-      return new Map(message.received);
+      const [message] = (await once(child, 'message')) as [
+        { received: [string, number[]][]; late: [string, number][] },
+      ];
+      return message;
     });
     queue = answer.catch(() => undefined);
     return answer;
@@ -44,7 +48,8 @@ export async function startMailSinkProcess(root: string): Promise<MailSinkProces
     pid: child.pid!,
     setMode: async (mode: 'normal' | 'slow' | 'stall', delayMs?: number) =>
       void (await ask({ mode, ...(delayMs !== undefined && { delayMs }) })),
-    received: () => ask({}),
+    received: async () => new Map((await ask({})).received),
+    late: async () => new Map((await ask({})).late),
     async close() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');

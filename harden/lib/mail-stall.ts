@@ -102,7 +102,8 @@ export async function mailStall(context: HardenContext): Promise<HardenCheck> {
         `${requests.length} submits, ${acknowledged.length} acknowledged (${failed} × 5xx or ` +
         `error), ${notQueued} without a queued email; ${arrival.queued} emails queued, ` +
         `${arrival.queued - arrival.missing} arrived, ${arrival.missing} missing, ` +
-        `${arrival.unsent} not marked sent, ${arrival.twice} twice, ` +
+        `${arrival.unsent} not marked sent, ${arrival.twice} twice ` +
+        `(${arrival.twiceLate} with a copy taken after the app had hung up on it), ` +
         `${arrival.missing === 0 && arrival.unsent === 0 ? 'all' : 'last'} within ` +
         `${(arrival.ms / 1000).toFixed(1)} s of recovery` +
         (sameProcess ? '' : '; the server process did not stay up'),
@@ -117,6 +118,7 @@ export async function mailStall(context: HardenContext): Promise<HardenCheck> {
         missing: arrival.missing,
         unsent: arrival.unsent,
         twice: arrival.twice,
+        twice_late: arrival.twiceLate,
         delivered_after_recovery_ms: arrival.ms,
       },
     };
@@ -127,7 +129,15 @@ export async function mailStall(context: HardenContext): Promise<HardenCheck> {
   }
 }
 
-type Arrival = { queued: number; missing: number; unsent: number; twice: number; ms: number };
+type Arrival = {
+  queued: number;
+  missing: number;
+  unsent: number;
+  twice: number;
+  /** Of those twice, how many had a copy taken after the app had hung up on it. */
+  twiceLate: number;
+  ms: number;
+};
 
 /** Waits until every queued email arrived and is marked sent, or DELIVERY_LIMIT_MS. */
 async function waitForArrival(
@@ -146,10 +156,19 @@ async function waitForArrival(
     const keys = rows.map((row) => mailKey(row.recipient, row.subject, row.text));
     const missing = keys.filter((key) => !received.has(key)).length;
     const unsent = rows.filter((row) => row.status !== 'sent').length;
-    const twice = [...received.values()].filter((times) => times.length > 1).length;
+    const twiceKeys = [...received].filter(([, times]) => times.length > 1).map(([key]) => key);
     const ms = Date.now() - recoveredAt;
-    if ((missing === 0 && unsent === 0) || ms > DELIVERY_LIMIT_MS)
-      return { queued: rows.length, missing, unsent, twice, ms };
+    if ((missing === 0 && unsent === 0) || ms > DELIVERY_LIMIT_MS) {
+      const late = await sink.late();
+      return {
+        queued: rows.length,
+        missing,
+        unsent,
+        twice: twiceKeys.length,
+        twiceLate: twiceKeys.filter((key) => late.has(key)).length,
+        ms,
+      };
+    }
     await sleep(250);
   }
 }

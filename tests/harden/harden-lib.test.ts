@@ -42,6 +42,15 @@ describe('the harness mail server (a process of its own)', () => {
     await send(sink.url, 'slow@example.com', 'slow');
     expect(performance.now() - started).toBeGreaterThanOrEqual(650);
 
+    // The client gives up before the late answer: the copy still counts, marked late.
+    await sink.setMode('slow', 1_200);
+    await expect(send(sink.url, 'gave-up@example.com', 'gave up', 400)).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    const gaveUp = mailKey('gave-up@example.com', 'Hello =?', 'gave up');
+    expect((await sink.received()).get(gaveUp)).toHaveLength(1);
+    expect((await sink.late()).get(gaveUp)).toBe(1);
+    expect((await sink.late()).has(key)).toBe(false);
+
     await sink.setMode('stall');
     await expect(send(sink.url, 'stalled@example.com', 'stalled', 800)).rejects.toThrow();
     expect((await sink.received()).has(mailKey('stalled@example.com', 'Hello =?', 'stalled'))).toBe(
