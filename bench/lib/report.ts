@@ -224,6 +224,7 @@ function balancerTable(balancer: AnyRecord): string {
         route,
         setup,
         r.rps,
+        r.best_rps,
         (r.rounds_rps as number[]).join(', '),
         `${r.p50_ms} ms`,
         `${r.p99_ms} ms`,
@@ -243,7 +244,7 @@ function balancerTable(balancer: AnyRecord): string {
   }
   return table(
     `Balancer (50 connections, median of alternating rounds; ${balancer.cpus} cores shared by nginx, every instance and the load generator: the 3-instance figure shows nginx's cost, not scaling; config ${balancer.template})`,
-    ['route', 'setup', 'req/s', 'rounds', 'p50', 'p99', 'errors'],
+    ['route', 'setup', 'req/s', 'best', 'rounds', 'p50', 'p99', 'errors'],
     rows,
   );
 }
