@@ -47,6 +47,7 @@ describeEachDatabase('health', (use, kind) => {
         pending: expect.any(Number),
         oldestPendingSeconds: expect.any(Number),
         failedLastDay: expect.any(Number),
+        late: expect.any(Boolean),
       },
     });
     await app.close();
@@ -81,9 +82,28 @@ describeEachDatabase('health', (use, kind) => {
       .execute();
     const app = await buildTestApp(use());
     const ready = (await app.inject('/readyz')).json() as { mail: Record<string, number> };
-    expect(ready.mail).toMatchObject({ pending: 2, failedLastDay: 1 });
+    expect(ready.mail).toMatchObject({ pending: 2, failedLastDay: 1, late: false });
     expect(ready.mail.oldestPendingSeconds).toBeGreaterThanOrEqual(119);
     expect(ready.mail.oldestPendingSeconds).toBeLessThan(200);
+
+    // An email waiting more than five minutes: still ready (the site stores every record),
+    // but the details say mail is late, and how late.
+    await db
+      .insertInto('mail_deliveries')
+      .values(
+        mail({
+          created_at: new Date(Date.now() - 420_000),
+          next_attempt_at: new Date(Date.now() + 3_600_000),
+        }),
+      )
+      .execute();
+    const late = await app.inject('/readyz');
+    expect(late.statusCode).toBe(200);
+    const lateBody = late.json() as { status: string; mail: Record<string, number> };
+    expect(lateBody.status).toBe('ready');
+    expect(lateBody.mail).toMatchObject({ pending: 3, late: true });
+    expect(lateBody.mail.oldestPendingSeconds).toBeGreaterThanOrEqual(419);
+    expect(lateBody.mail.oldestPendingSeconds).toBeLessThan(500);
     await db.deleteFrom('mail_deliveries').execute();
     await app.close();
   });

@@ -17,7 +17,7 @@ async function expectReady(url: string) {
   expect(await response.json()).toEqual({
     status: 'ready',
     database: 'embedded-postgres',
-    mail: { pending: 0, oldestPendingSeconds: 0, failedLastDay: 0 },
+    mail: { pending: 0, oldestPendingSeconds: 0, failedLastDay: 0, late: false },
   });
 }
 

@@ -145,6 +145,7 @@ test('health and readiness endpoints answer', async ({ request }) => {
       pending: expect.any(Number),
       oldestPendingSeconds: expect.any(Number),
       failedLastDay: expect.any(Number),
+      late: false,
     },
   });
 });

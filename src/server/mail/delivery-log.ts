@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import {
   DELIVERY_PAGE_SIZE,
+  MAIL_LATE_SECONDS,
   type DeliveryEntry,
   type DeliveryFilter,
   type DeliveryPage,
@@ -103,12 +104,14 @@ export async function listDeliveries(
   for (const row of totals.rows) counts[row.state] = Number(row.n);
   const count =
     state === 'all' ? Object.values(counts).reduce((sum, n) => sum + n, 0) : counts[state];
+  const { pending, oldestPendingSeconds, late } = await queueSummary(db);
   return {
     entries: rows.map(toEntry),
     count,
     counts,
     page,
     pageSize: DELIVERY_PAGE_SIZE,
+    queue: { pending, oldestPendingSeconds, late },
   };
 }
 
@@ -153,7 +156,7 @@ export async function resend(db: Kysely<Database>, id: number): Promise<Delivery
   return row ? toEntry(row) : undefined;
 }
 
-/** For /readyz: what waits, for how long, and what failed recently. */
+/** For /readyz and the admin: what waits, for how long, whether that is late, what failed recently. */
 export async function queueSummary(db: Kysely<Database>) {
   const { rows } = await sql<{
     pending: number;
@@ -168,12 +171,15 @@ export async function queueSummary(db: Kysely<Database>) {
     db,
   );
   const row = rows[0]!;
+  const oldestPendingSeconds =
+    row.oldest === null
+      ? 0
+      : Math.max(0, Math.round((Date.now() - new Date(row.oldest).getTime()) / 1000));
   return {
     pending: Number(row.pending),
-    oldestPendingSeconds:
-      row.oldest === null
-        ? 0
-        : Math.max(0, Math.round((Date.now() - new Date(row.oldest).getTime()) / 1000)),
+    oldestPendingSeconds,
     failedLastDay: Number(row.failed_last_day),
+    // Still ready (the site answers and stores every record), but mail is not going out.
+    late: oldestPendingSeconds >= MAIL_LATE_SECONDS,
   };
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { auditPath, type AuditPage } from '../../shared/admin/audit-api';
@@ -92,6 +93,17 @@ describeEachDatabase('admin delivery routes', (use) => {
     expect(onlySent.entries.map((entry) => entry.state)).toEqual(['sent']);
     const second = (await get('/api/admin/deliveries?page=1')).json() as DeliveryPage;
     expect(second).toMatchObject({ page: 1, pageSize: 25, count: 2, entries: [] });
+
+    // The queue at a glance: one email waiting, just queued, so not late...
+    expect(all.queue).toMatchObject({ pending: 1, late: false });
+    expect(all.queue.oldestPendingSeconds).toBeLessThan(60);
+    // ...until it has waited past MAIL_LATE_SECONDS; the admin's notice reads this.
+    await sql`
+      update mail_deliveries set created_at = now() - interval '10 minutes'
+      where reply_to = 'retrying@example.com'`.execute(use().db);
+    const late = (await get('/api/admin/deliveries')).json() as DeliveryPage;
+    expect(late.queue).toMatchObject({ pending: 1, late: true });
+    expect(late.queue.oldestPendingSeconds).toBeGreaterThanOrEqual(599);
 
     expect((await get('/api/admin/deliveries?state=lost')).statusCode).toBe(400);
     expect((await get('/api/admin/deliveries?page=-1')).statusCode).toBe(400);

@@ -44,6 +44,19 @@ export type DeliveryEntry = {
   createdAt: string;
 };
 
+/**
+ * An email still pending this long after it was queued is late: the mail server refuses or
+ * does not answer, or no instance is sending. /readyz (mail.late) and the admin say so.
+ */
+export const MAIL_LATE_SECONDS = 300;
+
+/** The queue at a glance: what waits, how long the oldest has waited, whether that is late. */
+export type MailQueueHealth = {
+  pending: number;
+  oldestPendingSeconds: number;
+  late: boolean;
+};
+
 export type DeliveryPage = {
   entries: DeliveryEntry[];
   /** Deliveries matching the filter. */
@@ -52,6 +65,7 @@ export type DeliveryPage = {
   counts: Record<DeliveryState, number>;
   page: number;
   pageSize: number;
+  queue: MailQueueHealth;
 };
 
 export type RecordDeliveries = { deliveries: Record<string, DeliveryEntry> };

@@ -32,7 +32,7 @@ const entries = [
 ];
 
 /** The delivery log API in jsdom, from the entries above; records each call. */
-function fakeLog(options: { failList?: boolean } = {}) {
+function fakeLog(options: { failList?: boolean; oldestPendingSeconds?: number } = {}) {
   const calls: string[] = [];
   vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
     calls.push(`${init?.method ?? 'GET'} ${url}`);
@@ -52,6 +52,11 @@ function fakeLog(options: { failList?: boolean } = {}) {
       counts: { sending: 0, retrying: 1, sent: 1, failed: 1 },
       page: Number(query.get('page')),
       pageSize: 25,
+      queue: {
+        pending: 1,
+        oldestPendingSeconds: options.oldestPendingSeconds ?? 40,
+        late: (options.oldestPendingSeconds ?? 40) >= 300,
+      },
     };
     return json(200, page);
   });
@@ -63,6 +68,23 @@ afterEach(() => vi.unstubAllGlobals());
 const api = () => createDeliveryApi({ onUnauthorized: vi.fn() });
 
 describe('deliveries panel', () => {
+  it('says nothing about lateness while the oldest waiting email is recent', async () => {
+    fakeLog({ oldestPendingSeconds: 40 });
+    render(<DeliveriesPanel api={api()} />);
+    await screen.findAllByRole('listitem');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(/Emails are late/)).toBeNull();
+  });
+
+  it('warns when the oldest waiting email is late, with how long it has waited', async () => {
+    fakeLog({ oldestPendingSeconds: 750 });
+    render(<DeliveriesPanel api={api()} />);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Emails are late.');
+    expect(alert.textContent).toContain('The oldest of the 1 waiting was queued 12 minutes ago.');
+    expect(alert.textContent).toContain('SMTP_URL');
+  });
+
   it('lists every delivery with its state, next attempt, error and counts', async () => {
     fakeLog();
     render(<DeliveriesPanel api={api()} />);

@@ -1,9 +1,10 @@
-import { RotateCw } from 'lucide-react';
+import { RotateCw, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import {
   deliveryFilters,
   type DeliveryEntry,
   type DeliveryFilter,
+  type MailQueueHealth,
 } from '../../../shared/mail/delivery-api';
 import { adminSecondaryButton } from '../../components/button-styles';
 import { Pager } from '../../components/pager';
@@ -23,6 +24,31 @@ const filterLabel = (filter: DeliveryFilter) => (filter === 'all' ? 'All' : stat
 /** Where an email came from, as the owner knows it: the table's record. */
 const sourceLabel = (entry: DeliveryEntry) =>
   `${entry.sourceTable.replace(/_/g, ' ')} #${entry.sourceId}`;
+
+/** "12 minutes", "3 hours": how long the oldest email has waited. */
+function waitedFor(seconds: number): string {
+  const [amount, unit] =
+    seconds < 7_200 ? [Math.floor(seconds / 60), 'minute'] : [Math.floor(seconds / 3_600), 'hour'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+}
+
+/** Shown when the oldest email still waiting is late (MAIL_LATE_SECONDS, as /readyz says). */
+function LateNotice({ queue }: { queue: MailQueueHealth }) {
+  return (
+    <div
+      role="alert"
+      className="flex gap-2 border-b border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900 sm:px-6"
+    >
+      <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      <p>
+        <strong>Emails are late.</strong> The oldest of the {queue.pending} waiting was queued{' '}
+        {waitedFor(queue.oldestPendingSeconds)} ago. Every record is stored; the notifications go
+        out once the mail server answers. See the last error of the retrying emails, and check the
+        mail server settings (SMTP_URL).
+      </p>
+    </div>
+  );
+}
 
 /**
  * Every email about a stored record, newest first: its state, attempts, next attempt or send
@@ -97,6 +123,8 @@ export function DeliveriesPanel({ api }: { api: DeliveryApi }) {
           Refresh
         </button>
       </div>
+
+      {data?.queue.late ? <LateNotice queue={data.queue} /> : null}
 
       {notice ? (
         <p

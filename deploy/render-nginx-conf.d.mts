@@ -1,0 +1,6 @@
+export function renderNginxConfig(options: {
+  serverName: string;
+  instances: string[];
+  maxFails?: number;
+  failTimeout?: string;
+}): string;
