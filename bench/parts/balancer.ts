@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import os from 'node:os';
 import path from 'node:path';
 import { instance, type Instance } from '../../harden/lib/instance';
-import { findNginx, nginxTemplate, startNginx } from '../../harden/lib/nginx';
+import { findNginx, nginxConfigSource, startNginx } from '../../harden/lib/nginx';
 import { freePort } from '../../tests/support/free-port';
 import { createScratchDatabase } from '../lib/postgres';
 import { startSinkProcess } from '../lib/smtp-sink-process';
@@ -141,7 +141,7 @@ export async function benchBalancer(
     const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
     return {
       cpus: os.cpus().length,
-      template: path.relative(root, (await nginxTemplate(root)).file),
+      template: nginxConfigSource(root),
       routes,
       ratios: Object.fromEntries(
         (['home', 'submit'] as const).map((route) => [

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Debian's nginx, or NGINX_PATH. */
 export function findNginx(): string | undefined {
@@ -18,16 +19,50 @@ export function findNginx(): string | undefined {
   return undefined;
 }
 
-/** The project's balancer template when deploy/ has one, else the harness's own. */
-export async function nginxTemplate(root: string): Promise<{ file: string; text: string }> {
-  for (const file of [
-    path.join(root, 'deploy/nginx.conf.template'),
-    path.join(root, 'harden/lib/nginx.conf.template'),
-  ]) {
-    const text = await readFile(file, 'utf8').catch(() => undefined);
-    if (text !== undefined) return { file, text };
-  }
-  throw new Error('No nginx template found');
+const DEPLOY_RENDERER = 'deploy/render-nginx-conf.mjs';
+const DEPLOY_TEMPLATE = 'deploy/nginx/soul-reset.conf.template';
+const OWN_TEMPLATE = 'harden/lib/nginx.conf.template';
+
+/** Which balancer config the harness runs: the project's deploy/ one when present. */
+export function nginxConfigSource(root: string): string {
+  return existsSync(path.join(root, DEPLOY_RENDERER)) ? DEPLOY_TEMPLATE : OWN_TEMPLATE;
+}
+
+/**
+ * The whole nginx.conf for `upstreams` on `listen`: deploy/'s site config as its renderer
+ * makes it (only its `listen` lines replaced, for a free port on loopback), inside a main
+ * config that keeps nginx in the foreground with its files under `prefix`; without deploy/,
+ * the harness's own minimal template.
+ */
+export async function nginxConfig(
+  root: string,
+  values: { listen: string; upstreams: string[]; prefix: string },
+): Promise<string> {
+  if (nginxConfigSource(root) === OWN_TEMPLATE)
+    return renderNginxConfig(await readFile(path.join(root, OWN_TEMPLATE), 'utf8'), values);
+  const { renderNginxConfig: renderSite } = (await import(
+    pathToFileURL(path.join(root, DEPLOY_RENDERER)).href
+  )) as { renderNginxConfig(options: { serverName: string; instances: string[] }): string };
+  const site = renderSite({ serverName: '_', instances: values.upstreams })
+    .replace(/^\s*listen\s+[^;]*;[^\n]*$/gm, '')
+    .replace(/(^\s*server_name\b)/m, `    listen ${values.listen};\n$1`);
+  if (!site.includes(`listen ${values.listen};`))
+    throw new Error(`No server_name in ${DEPLOY_TEMPLATE} to put the listen line before`);
+  return [
+    'worker_processes auto;',
+    'daemon off;',
+    `pid ${values.prefix}/nginx.pid;`,
+    `error_log ${values.prefix}/error.log warn;`,
+    'events { worker_connections 4096; }',
+    'http {',
+    '  access_log off;',
+    ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+      (dir) => `  ${dir}_temp_path ${values.prefix}/${dir};`,
+    ),
+    site,
+    '}',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -67,7 +102,7 @@ export type Nginx = {
 
 /**
  * nginx in the foreground, balancing `upstreams` on 127.0.0.1:`port`, from the template of
- * nginxTemplate(); resolves once it answers on the port.
+ * nginxConfig(); resolves once it answers on the port.
  */
 export async function startNginx(
   binary: string,
@@ -82,11 +117,11 @@ export async function startNginx(
     await mkdir(path.join(prefix, dir));
     await chmod(path.join(prefix, dir), 0o777);
   }
-  const template = await nginxTemplate(root);
+  const source = nginxConfigSource(root);
   const configFile = path.join(prefix, 'nginx.conf');
   await writeFile(
     configFile,
-    renderNginxConfig(template.text, { listen: `127.0.0.1:${port}`, upstreams, prefix }),
+    await nginxConfig(root, { listen: `127.0.0.1:${port}`, upstreams, prefix }),
   );
   const child: ChildProcess = spawn(binary, ['-p', prefix, '-c', configFile, '-e', 'stderr'], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,7 +142,7 @@ export async function startNginx(
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`nginx exited (${template.file}):\n${output}`);
+      throw new Error(`nginx exited (${source}):\n${output}`);
     }
     const up = await fetch(`${url}/healthz`)
       .then((response) => response.status < 500)

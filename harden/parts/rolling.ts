@@ -10,7 +10,7 @@ import { instance, type Instance } from '../lib/instance';
 import { mailKey } from '../lib/mail-key';
 import { startMailSinkProcess, type MailSinkProcess } from '../lib/mail-sink-process';
 import { deliverWebhook, startMixedLoad, type LoadRequest } from '../lib/mixed-load';
-import { findNginx, nginxTemplate, startNginx } from '../lib/nginx';
+import { findNginx, nginxConfigSource, startNginx } from '../lib/nginx';
 import { redisReachable } from '../lib/redis';
 import type { HardenCheck, HardenContext, HardenPart } from '../part';
 
@@ -96,7 +96,7 @@ async function rollingRestart(
       nginxPort,
       instances.map((one) => one.address),
     );
-    const template = path.relative(context.root, (await nginxTemplate(context.root)).file);
+    const template = nginxConfigSource(context.root);
 
     const load = startMixedLoad(nginx.url, CONNECTIONS, 'rolling');
     const loadStarted = Date.now();
