@@ -236,10 +236,7 @@ function balancerTable(balancer: AnyRecord): string {
       route,
       'nginx_1/direct, nginx_3/nginx_1',
       `${ratios.nginx_1_to_direct}, ${ratios.nginx_3_to_nginx_1}`,
-      '',
-      '',
-      '',
-      '',
+      ...Array<string>(5).fill(''),
     ]);
   }
   return table(
