@@ -20,7 +20,16 @@ function serverEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(
     Object.entries({ PATH, HOME, TMPDIR, LANG, TZ }).filter(([, value]) => value !== undefined),
   );
-  return { ...base, PORT: '0', LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env };
+  // No balancer in front of a bench server: its stop need not drain (DRAIN_SECONDS, 5 s in
+  // production). A caller that measures a drain sets it.
+  return {
+    ...base,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    DRAIN_SECONDS: '0',
+    ...env,
+  };
 }
 
 /**

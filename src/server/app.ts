@@ -17,6 +17,12 @@ import type { AppDatabase } from './db/database';
 import { healthRoutes } from './health/health-routes';
 import { formRoutes } from './forms/form-routes';
 import { errorHandling } from './http/errors';
+import {
+  logFormatFor,
+  OneLinePerRequest,
+  readableLogStream,
+  type LogFormat,
+} from './http/log-format';
 import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { mailPlugin } from './mail/mail-plugin';
@@ -34,6 +40,8 @@ export type AppOptions = {
   clientDir?: string;
   /** The admin's tables; omitted, those in tableConfigurationsDir. */
   tables?: TableConfig[];
+  /** How logs are written (default: logFormatFor NODE_ENV and stdout) and where (stdout). */
+  log?: { format?: LogFormat; stream?: { write(line: string): unknown } };
 };
 
 /**
@@ -115,8 +123,14 @@ const REQUEST_ID = /^[\w.-]{1,64}$/;
 
 /** A Fastify instance with the app registered, not yet listening: the server and tests share it. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const format =
+    options.log?.format ?? logFormatFor(options.config.env, Boolean(process.stdout.isTTY));
+  const stream =
+    format === 'readable' ? readableLogStream(options.log?.stream) : options.log?.stream;
   const instance = Fastify({
-    logger: { level: options.config.logLevel },
+    logger: { level: options.config.logLevel, ...(stream ? { stream } : {}) },
+    // Readable: one line per request instead of Fastify's two.
+    ...(format === 'readable' ? { logController: new OneLinePerRequest() } : {}),
     trustProxy: trustProxySetting(options.config.trustProxy),
     // Behind a load balancer, keep its request id so one request can be followed end to end.
     genReqId: (request: IncomingMessage) => {

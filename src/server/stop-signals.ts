@@ -21,9 +21,9 @@ export function stopDeadlineMs(drainMs: number): number {
  * signal exits at once (1): whoever sends it has stopped waiting.
  */
 export function stopOnSignals(
-  server: RunningServer,
+  server: Pick<RunningServer, 'app' | 'drain'>,
   options: { drainMs: number; exit?: (code: number) => void },
-): void {
+): () => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   const log = server.app.log;
   let stopping = false;
@@ -54,4 +54,8 @@ export function stopOnSignals(
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  return () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
 }
