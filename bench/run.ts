@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|balancer]
  *   [--out FILE] [--runs N] [--no-reference]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
@@ -18,6 +18,7 @@ import { postgresUrl } from './lib/postgres';
 import { benchAdmin } from './parts/admin';
 import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
+import { benchBalancer } from './parts/balancer';
 import { benchEvents } from './parts/events';
 import { benchMemory } from './parts/memory';
 import { benchOrders } from './parts/orders';
@@ -36,6 +37,7 @@ const PARTS = [
   'admin-search',
   'backup',
   'events',
+  'balancer',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -166,6 +168,10 @@ try {
   await part('events', () =>
     sides('events', ({ dataDir, postgres }) => benchEvents(root, dataDir, postgres)),
   );
+  await part('balancer', () => {
+    console.log('balancer: one instance, nginx in front of one, nginx in front of three...');
+    return benchBalancer(root, dir('balancer'), pg);
+  });
 } finally {
   await rm(scratchDir, { recursive: true, force: true });
 }

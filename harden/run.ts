@@ -1,8 +1,9 @@
 /**
- * npm run harden [-- --only fuzz|faults|crash|soak] [--quick] [--out FILE]
+ * npm run harden [-- --only fuzz|faults|crash|soak|rolling] [--quick] [--out FILE]
  *
  * Attacks and breaks the built app (fuzzed inputs, mail and database faults, a killed
- * process under load, a sustained mixed load), prints a summary table, writes JSON, and
+ * process under load, a sustained mixed load, rolling restarts of three instances behind
+ * nginx), prints a summary table, writes JSON, and
  * exits 1 when any check failed.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -19,6 +20,7 @@ const PARTS: Record<string, () => Promise<HardenPart>> = {
   faults: async () => (await import('./parts/faults')).faults,
   crash: async () => (await import('./parts/crash')).crash,
   soak: async () => (await import('./parts/soak')).soak,
+  rolling: async () => (await import('./parts/rolling')).rolling,
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -332,6 +332,39 @@ describe('formatResults for memory and start', () => {
   });
 });
 
+describe('formatResults: balancer', () => {
+  const load = (rps: number) => ({
+    rps,
+    best_rps: rps + 10,
+    rounds_rps: [rps, rps + 10],
+    p50_ms: 20,
+    p99_ms: 90,
+    max_ms: 120,
+    errors: 0,
+    answered: rps * 5,
+  });
+  it('puts the three setups of each route side by side with their ratios', () => {
+    const text = formatResults({
+      balancer: {
+        cpus: 2,
+        template: 'deploy/nginx/soul-reset.conf.template',
+        routes: {
+          home: { direct: load(1900), nginx_1: load(1700), nginx_3: load(1500) },
+          submit: { direct: load(400), nginx_1: load(380), nginx_3: load(420) },
+        },
+        ratios: {
+          home: { nginx_1_to_direct: 0.89, nginx_3_to_nginx_1: 0.88 },
+          submit: { nginx_1_to_direct: 0.95, nginx_3_to_nginx_1: 1.11 },
+        },
+      },
+    });
+    expect(text).toMatch(/\| home\s+\| nginx_3\s+\| 1500\s+\| 1510\s+\| 1500, 1510\s+\| 20 ms/);
+    expect(text).toMatch(/\| submit\s+\| nginx_1\/direct, nginx_3\/nginx_1\s+\| 0.95, 1.11\s+\|/);
+    expect(text).toContain('not scaling');
+    expect(formatResults({ balancer: { skipped: 'no nginx' } })).toContain('skipped (no nginx)');
+  });
+});
+
 describe('processTree and pssMb', () => {
   it('finds a process, its child and grandchild, and sums their proportional memory', async () => {
     const child = spawn('sh', ['-c', 'sleep 30 & wait'], { stdio: 'ignore', detached: true });

@@ -210,7 +210,40 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
+  if (results.balancer) parts.push(balancerTable(results.balancer));
   return parts.join('\n');
+}
+
+/** Requests per second straight to one instance, through nginx to one, and to three. */
+function balancerTable(balancer: AnyRecord): string {
+  if (balancer.skipped) return `\nBalancer: skipped (${balancer.skipped})`;
+  const rows: Row[] = [];
+  for (const [route, setups] of Object.entries(balancer.routes as AnyRecord)) {
+    for (const [setup, r] of Object.entries(setups as AnyRecord)) {
+      rows.push([
+        route,
+        setup,
+        r.rps,
+        r.best_rps,
+        (r.rounds_rps as number[]).join(', '),
+        `${r.p50_ms} ms`,
+        `${r.p99_ms} ms`,
+        r.errors,
+      ]);
+    }
+    const ratios = balancer.ratios[route];
+    rows.push([
+      route,
+      'nginx_1/direct, nginx_3/nginx_1',
+      `${ratios.nginx_1_to_direct}, ${ratios.nginx_3_to_nginx_1}`,
+      ...Array<string>(5).fill(''),
+    ]);
+  }
+  return table(
+    `Balancer (50 connections, median of alternating rounds; ${balancer.cpus} cores shared by nginx, every instance and the load generator: the 3-instance figure shows nginx's cost, not scaling; config ${balancer.template})`,
+    ['route', 'setup', 'req/s', 'best', 'rounds', 'p50', 'p99', 'errors'],
+    rows,
+  );
 }
 
 /** Each search and count next to the plain page of the same size and run. */

@@ -9,6 +9,7 @@ import { startApp } from '../lib/app-process';
 import { createTarget, readRows, type DatabaseTarget } from '../lib/database-target';
 import { refusedThenKilled, twoInstances } from '../lib/mail-queue-checks';
 import { submitForm, uniqueEmail, type FormReply } from '../lib/form-client';
+import { mailStall } from '../lib/mail-stall';
 import { startSilentServer } from '../lib/silent-server';
 import type { HardenCheck, HardenContext, HardenPart } from '../part';
 
@@ -33,6 +34,7 @@ export const faults: HardenPart = async (context) => {
   for (const fault of ['down', 'refusing', 'hanging'] as const) {
     checks.push(await mailFault(context, fault));
   }
+  checks.push(await mailStall(context));
   checks.push(
     await refusedThenKilled(context, context.postgresAdminUrl ? 'postgres' : 'embedded-postgres'),
   );
