@@ -79,8 +79,9 @@ async function rollingRestart(
     STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
     FORM_RATE_LIMIT: '100000000',
     MAIL_TIMEOUT_MS: '5000',
-    // The full run drains for the production default (5 s); the CI form 1 s, to stay short.
-    DRAIN_SECONDS: context.quick ? '1' : '5',
+    // The full run drains for the production default (5 s); the CI form 3 s, to stay short
+    // but above deploy/'s upstream keepalive_timeout (2 s).
+    DRAIN_SECONDS: context.quick ? '3' : '5',
     LOG_LEVEL: 'warn',
   });
   const instances: Instance[] = ports.map((port, i) => instance(context.root, port, env(`${i}`)));

@@ -154,6 +154,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Readable: one line per request instead of Fastify's two.
     ...(format === 'readable' ? { logController: new OneLinePerRequest() } : {}),
     trustProxy: trustProxySetting(options.config.trustProxy),
+    // A request that reaches a stopping instance on a connection opened before it stopped
+    // listening is served, not answered 503: a balancer does not pass a POST that got an
+    // answer on to another instance, so the visitor would see the 503.
+    return503OnClosing: false,
     // Behind a load balancer, keep its request id so one request can be followed end to end.
     genReqId: (request: IncomingMessage) => {
       const incoming = request.headers['x-request-id'];

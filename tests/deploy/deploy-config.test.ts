@@ -77,6 +77,13 @@ describe('deploy/nginx', () => {
     expect(rendered).not.toMatch(/\{\{|\}\}/);
   });
 
+  it("closes idle connections well inside an instance's drain, so none is open when it stops listening", () => {
+    const seconds = Number(/^\s*keepalive_timeout (\d+)s;/m.exec(rendered)?.[1]);
+    const production = loadConfig({ NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40) });
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds * 1000).toBeLessThan(production.drainMs / 2);
+  });
+
   it('never passes a POST that reached an instance to another one', () => {
     const nextUpstream = /^\s*proxy_next_upstream ([^;]+);/m.exec(rendered)?.[1];
     expect(nextUpstream?.split(/\s+/)).toEqual([
