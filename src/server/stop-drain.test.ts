@@ -117,6 +117,11 @@ it('drains on SIGTERM: readyz 503 at once, answers close their connection, the r
   const health = await request(server, 'GET', '/healthz');
   expect(health).toMatchObject({ status: 200, body: { status: 'ok' } });
   expect(health.headers.connection).toBe('close');
+  // Page loads are turned away for a balancer to repeat elsewhere and take this one out.
+  const page = await request(server, 'GET', '/');
+  expect(page.status).toBe(503);
+  expect(page.headers['retry-after']).toBe('1');
+  expect(page.headers.connection).toBe('close');
   const contact = await request(server, 'POST', '/api/forms/contact', {
     name: 'Bea',
     email: 'bea-drain@example.com',
