@@ -13,3 +13,9 @@ export const adminIconButton =
 /** The admin's text fields and selects. */
 export const adminInput =
   'rounded-lg border border-sand-300 bg-white px-3 py-2 text-sm text-ink shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sage-600';
+
+/** A field of the admin's row form: full width, under its label. */
+export const adminFormInput =
+  'mt-1.5 block w-full rounded-lg border border-sand-300 bg-white px-3.5 py-2.5 text-base text-ink shadow-xs placeholder:text-ink-muted focus:border-sage-600 focus:outline-2 focus:outline-offset-0 focus:outline-sage-600';
+
+export const adminLabel = 'block text-sm font-medium text-ink';

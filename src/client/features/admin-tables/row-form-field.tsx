@@ -1,10 +1,6 @@
 import type { FieldConfig } from '../../../shared/admin/table-config';
+import { adminFormInput, adminLabel } from '../../components/admin-styles';
 import { RichTextEditor } from './rich-text-editor';
-
-export const adminInputClass =
-  'mt-1.5 block w-full rounded-lg border border-sand-300 bg-white px-3.5 py-2.5 text-base text-ink shadow-xs placeholder:text-ink-muted focus:border-sage-600 focus:outline-2 focus:outline-offset-0 focus:outline-sage-600';
-
-const labelClass = 'block text-sm font-medium text-ink';
 
 function RequiredMark() {
   return (
@@ -41,7 +37,7 @@ export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) 
           onChange={(event) => onChange(event.target.checked)}
           className="size-5 shrink-0 rounded border-sand-300 accent-sage-700"
         />
-        <label htmlFor={id} className={labelClass}>
+        <label htmlFor={id} className={adminLabel}>
           {label}
         </label>
       </div>
@@ -53,7 +49,7 @@ export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) 
   if (field.type === 'rich_text') {
     return (
       <div>
-        <span id={`${id}-label`} className={labelClass}>
+        <span id={`${id}-label`} className={adminLabel}>
           {label}
         </span>
         <RichTextEditor labelledBy={`${id}-label`} defaultValue={text} onChange={onChange} />
@@ -72,7 +68,7 @@ export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) 
         aria-required={required}
         value={text}
         onChange={(event) => onChange(event.target.value)}
-        className={adminInputClass}
+        className={adminFormInput}
       />
     );
   } else if (field.type === 'timestamp') {
@@ -84,7 +80,7 @@ export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) 
         aria-required={required}
         value={text}
         onChange={(event) => onChange(event.target.value)}
-        className={adminInputClass}
+        className={adminFormInput}
       />
     );
   } else if (field.db_name.includes('message') || field.db_name.includes('description')) {
@@ -95,7 +91,7 @@ export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) 
         aria-required={required}
         value={text}
         onChange={(event) => onChange(event.target.value)}
-        className={`${adminInputClass} resize-y`}
+        className={`${adminFormInput} resize-y`}
       />
     );
   } else {
@@ -106,13 +102,13 @@ export function RowFormField({ field, id, value, onChange }: RowFormFieldProps) 
         aria-required={required}
         value={text}
         onChange={(event) => onChange(event.target.value)}
-        className={adminInputClass}
+        className={adminFormInput}
       />
     );
   }
   return (
     <div>
-      <label htmlFor={id} className={labelClass}>
+      <label htmlFor={id} className={adminLabel}>
         {label}
       </label>
       {input}

@@ -7,6 +7,7 @@ import { TablePanel } from '../../features/admin-tables/table-panel';
 import type { CellRenderer } from '../../features/admin-tables/table-grid';
 import { deliveryApi } from '../../features/mail/delivery-api-client';
 import { RecordDeliveryCell } from '../../features/mail/record-delivery-cell';
+import { bannerTones } from '../../components/styles';
 
 /** The Email Sent column shows each record's delivery state and a Resend action. */
 const deliveryCells =
@@ -74,10 +75,7 @@ export function AdminTablesPage({
           {configurationMessages.loading}
         </div>
       ) : state.status === 'failed' ? (
-        <p
-          role="alert"
-          className="rounded-2xl border border-red-300 bg-red-50 px-6 py-4 text-red-800"
-        >
+        <p role="alert" className={`rounded-2xl border px-6 py-4 ${bannerTones.error}`}>
           {configurationMessages.failed}
         </p>
       ) : state.configs.length === 0 ? (

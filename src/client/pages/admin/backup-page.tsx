@@ -4,6 +4,7 @@ import { adminPrimaryButton } from '../../components/admin-styles';
 import { Spinner } from '../../components/spinner';
 import { RequestError } from '../../lib/api-client';
 import { backupMessages, downloadBackup } from '../../features/backup/download-backup';
+import { bannerTones } from '../../components/styles';
 
 type State =
   | { status: 'idle' }
@@ -69,7 +70,7 @@ export function BackupPage({ download = downloadBackup }: BackupPageProps) {
         {state.status === 'failed' && (
           <p
             role="alert"
-            className="mt-4 flex items-start gap-2 rounded-lg border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800"
+            className={`mt-4 flex items-start gap-2 rounded-lg border px-4 py-3 text-sm ${bannerTones.error}`}
           >
             <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
             <span>{state.message}</span>

@@ -17,6 +17,7 @@ import { Spinner } from '../../components/spinner';
 import { api } from '../../lib/api-client';
 import { downloadFile } from '../../lib/download-file';
 import { errorMessage } from '../../../shared/error-message';
+import { bannerTones } from '../../components/styles';
 
 type Lookup =
   | { status: 'idle' }
@@ -145,10 +146,7 @@ export function PeoplePage() {
             Looking for {lookup.email}…
           </div>
         ) : lookup.status === 'failed' ? (
-          <p
-            role="alert"
-            className="rounded-2xl border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-800"
-          >
+          <p role="alert" className={`rounded-2xl border px-4 py-3 text-sm ${bannerTones.error}`}>
             {lookup.message}
           </p>
         ) : records && records.tables.length === 0 ? (
