@@ -1,6 +1,5 @@
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
+import { forkSink } from '../../tests/support/sink-process';
 
 export type MailSinkProcess = {
   url: string;
@@ -17,44 +16,16 @@ export type MailSinkProcess = {
 
 /** Starts harden/mail-sink-server.ts in a process of its own. */
 export async function startMailSinkProcess(root: string): Promise<MailSinkProcess> {
-  const child = fork(path.join(root, 'harden/mail-sink-server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      const match = /smtp:\/\/\S+/.exec(output);
-      if (match) resolve(match[0]);
-    });
-    child.once('exit', (code) => reject(new Error(`The mail sink exited with ${code}`)));
-  });
-  // One request at a time: each answer belongs to the request before it.
-  let queue: Promise<unknown> = Promise.resolve();
-  const ask = (request: object) => {
-    const answer = queue.then(async () => {
-      child.send(request);
-      const [message] = (await once(child, 'message')) as [
-        { received: [string, number[]][]; late: [string, number][] },
-      ];
-      return message;
-    });
-    queue = answer.catch(() => undefined);
-    return answer;
-  };
+  const sink = await forkSink<{ received: [string, number[]][]; late: [string, number][] }>(
+    path.join(root, 'harden/mail-sink-server.ts'),
+  );
   return {
-    url,
-    pid: child.pid!,
+    url: sink.url,
+    pid: sink.pid,
     setMode: async (mode: 'normal' | 'slow' | 'stall', delayMs?: number) =>
-      void (await ask({ mode, ...(delayMs !== undefined && { delayMs }) })),
-    received: async () => new Map((await ask({})).received),
-    late: async () => new Map((await ask({})).late),
-    async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.disconnect();
-      await exited;
-    },
+      void (await sink.ask({ mode, ...(delayMs !== undefined && { delayMs }) })),
+    received: async () => new Map((await sink.ask({})).received),
+    late: async () => new Map((await sink.ask({})).late),
+    close: sink.close,
   };
 }
