@@ -23,47 +23,45 @@ afterAll(async () => {
 });
 
 describe('deploy/nginx', () => {
-  if (!existsSync(NGINX)) {
-    it.skip(
-      `nginx -t: SKIPPED, ${NGINX} is missing (apt-get install -y nginx; .ci/run installs it)`,
+  it('passes nginx -t rendered for three local instances', async () => {
+    expect(
+      existsSync(NGINX),
+      `nginx -t needs ${NGINX} (apt-get install -y nginx; .ci/run installs it)`,
+    ).toBe(true);
+    const dir = await makeTempDir('soul-reset-nginx-');
+    dirs.push(dir);
+    for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+      await mkdir(path.join(dir, temp));
+    }
+    await writeFile(path.join(dir, 'soul-reset.conf'), rendered);
+    // The main file Debian's nginx.conf would be, with everything it writes in the folder.
+    await writeFile(
+      path.join(dir, 'nginx.conf'),
+      [
+        `pid ${dir}/nginx.pid;`,
+        `error_log ${dir}/error.log;`,
+        'events {}',
+        'http {',
+        `  access_log ${dir}/access.log;`,
+        `  client_body_temp_path ${dir}/body;`,
+        `  proxy_temp_path ${dir}/proxy;`,
+        `  fastcgi_temp_path ${dir}/fastcgi;`,
+        `  uwsgi_temp_path ${dir}/uwsgi;`,
+        `  scgi_temp_path ${dir}/scgi;`,
+        `  include ${dir}/soul-reset.conf;`,
+        '}',
+        '',
+      ].join('\n'),
     );
-  } else {
-    it('passes nginx -t rendered for three local instances', async () => {
-      const dir = await makeTempDir('soul-reset-nginx-');
-      dirs.push(dir);
-      for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
-        await mkdir(path.join(dir, temp));
-      }
-      await writeFile(path.join(dir, 'soul-reset.conf'), rendered);
-      // The main file Debian's nginx.conf would be, with everything it writes in the folder.
-      await writeFile(
-        path.join(dir, 'nginx.conf'),
-        [
-          `pid ${dir}/nginx.pid;`,
-          `error_log ${dir}/error.log;`,
-          'events {}',
-          'http {',
-          `  access_log ${dir}/access.log;`,
-          `  client_body_temp_path ${dir}/body;`,
-          `  proxy_temp_path ${dir}/proxy;`,
-          `  fastcgi_temp_path ${dir}/fastcgi;`,
-          `  uwsgi_temp_path ${dir}/uwsgi;`,
-          `  scgi_temp_path ${dir}/scgi;`,
-          `  include ${dir}/soul-reset.conf;`,
-          '}',
-          '',
-        ].join('\n'),
-      );
-      const result = spawnSync(
-        NGINX,
-        ['-t', '-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`],
-        { encoding: 'utf8' },
-      );
-      expect(result.stderr).toContain('syntax is ok');
-      expect(result.stderr).toContain('test is successful');
-      expect(result.status).toBe(0);
-    });
-  }
+    const result = spawnSync(
+      NGINX,
+      ['-t', '-p', dir, '-e', `${dir}/error.log`, '-c', `${dir}/nginx.conf`],
+      { encoding: 'utf8' },
+    );
+    expect(result.stderr).toContain('syntax is ok');
+    expect(result.stderr).toContain('test is successful');
+    expect(result.status).toBe(0);
+  });
 
   it('lists every instance with passive health, keeps connections alive, and forwards the client', () => {
     for (const instance of instances) {
