@@ -4,7 +4,7 @@ import type { HardenCheck, HardenContext } from '../part';
 import { startApp } from './app-process';
 import { createTarget } from './database-target';
 import { uniqueEmail } from './form-client';
-import { mailKey } from './mail-key';
+import { queuedAndReceived } from './mail-key';
 import { startMailSinkProcess } from './mail-sink-process';
 import { submit, type LoadRequest } from './mixed-load';
 
@@ -146,22 +146,15 @@ async function waitForArrival(
   recoveredAt: number,
 ): Promise<Arrival> {
   for (;;) {
-    const { rows } = await pool.query<{
-      recipient: string;
-      subject: string;
-      text: string;
-      status: string;
-    }>('select recipient, subject, text, status from mail_deliveries');
-    const received = await sink.received();
-    const keys = rows.map((row) => mailKey(row.recipient, row.subject, row.text));
-    const missing = keys.filter((key) => !received.has(key)).length;
-    const unsent = rows.filter((row) => row.status !== 'sent').length;
+    const { queued, received } = await queuedAndReceived(pool, sink);
+    const missing = queued.filter((one) => !received.has(one.key)).length;
+    const unsent = queued.filter((one) => !one.sent).length;
     const twiceKeys = [...received].filter(([, times]) => times.length > 1).map(([key]) => key);
     const ms = Date.now() - recoveredAt;
     if ((missing === 0 && unsent === 0) || ms > DELIVERY_LIMIT_MS) {
       const late = await sink.late();
       return {
-        queued: rows.length,
+        queued: queued.length,
         missing,
         unsent,
         twice: twiceKeys.length,

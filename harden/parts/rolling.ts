@@ -7,7 +7,7 @@ import { createScratchDatabase } from '../../bench/lib/postgres';
 import { freePort } from '../../tests/support/free-port';
 import { signedEvent, TEST_WEBHOOK_SECRET } from '../../tests/support/stripe-events';
 import { instance, type Instance } from '../lib/instance';
-import { mailKey } from '../lib/mail-key';
+import { queuedAndReceived } from '../lib/mail-key';
 import { startMailSinkProcess, type MailSinkProcess } from '../lib/mail-sink-process';
 import { deliverWebhook, startMixedLoad, type LoadRequest } from '../lib/mixed-load';
 import { findNginx, nginxConfigSource, startNginx } from '../lib/nginx';
@@ -210,20 +210,17 @@ async function waitForMail(
   loadEnded: number,
 ): Promise<Delivery> {
   for (;;) {
-    const { rows } = await pool.query<{
-      recipient: string;
-      subject: string;
-      text: string;
-      status: string;
-    }>('select recipient, subject, text, status from mail_deliveries');
-    const received = await sink.received();
-    const keys = new Set(rows.map((row) => mailKey(row.recipient, row.subject, row.text)));
+    const { queued, received } = await queuedAndReceived(pool, sink);
+    const keys = new Set(queued.map((one) => one.key));
     const arrived = [...keys].filter((key) => received.has(key)).length;
-    const unsent = rows.filter((row) => row.status !== 'sent').length;
+    const unsent = queued.filter((one) => !one.sent).length;
     const waited = Date.now() - loadEnded;
-    if ((rows.length > 0 && arrived === keys.size && unsent === 0) || waited > DELIVERY_LIMIT_MS) {
+    if (
+      (queued.length > 0 && arrived === keys.size && unsent === 0) ||
+      waited > DELIVERY_LIMIT_MS
+    ) {
       return {
-        queued: rows.length,
+        queued: queued.length,
         arrived,
         drainMs: waited,
         unsent,
@@ -231,7 +228,7 @@ async function waitForMail(
           .filter(([, times]) => times.length > 1)
           .map(([key, times]) => ({ key, times })),
         unknown: [...received.keys()].filter((key) => !keys.has(key)).length,
-        sharedKeys: rows.length - keys.size,
+        sharedKeys: queued.length - keys.size,
       };
     }
     await sleep(250);
