@@ -143,6 +143,11 @@ export async function markFailed(
   return 'pending';
 }
 
+/** The rows that queue emails about a record, for an insert of the caller's own. */
+export function deliveryRows(source: { table: string; id: number }, messages: MailMessage[]) {
+  return messages.map((message) => ({ ...deliveryColumns(source, message), source_id: source.id }));
+}
+
 /** Queues one email about a record; the caller wakes the worker once its transaction commits. */
 export async function queueDelivery(
   db: Kysely<Database>,
@@ -151,6 +156,6 @@ export async function queueDelivery(
 ): Promise<void> {
   await db
     .insertInto('mail_deliveries')
-    .values({ ...deliveryColumns(source, message), source_id: source.id })
+    .values(deliveryRows(source, [message]))
     .execute();
 }

@@ -17,21 +17,28 @@ export function downloadPath(token: string): string {
 
 export type LinkRules = { linkHours: number; downloadLimit: number };
 
-/** A new link for an order: the token goes into the email, only its hash into the database. */
+/** A new link's token and its row: the token goes into the email, only its hash into the database. */
+export function linkRow(orderId: number, rules: LinkRules) {
+  const token = randomBytes(32).toString('base64url');
+  const row = {
+    order_id: orderId,
+    token_hash: tokenHash(token),
+    expires_at: fromNow(rules.linkHours * 3_600_000),
+    max_downloads: rules.downloadLimit,
+  };
+  return { token, row };
+}
+
+/** A new link for an order. */
 export async function createLink(
   db: Kysely<Database>,
   orderId: number,
   rules: LinkRules,
 ): Promise<{ token: string; expiresAt: Date }> {
-  const token = randomBytes(32).toString('base64url');
+  const { token, row } = linkRow(orderId, rules);
   const { expires_at } = await db
     .insertInto('download_links')
-    .values({
-      order_id: orderId,
-      token_hash: tokenHash(token),
-      expires_at: fromNow(rules.linkHours * 3_600_000),
-      max_downloads: rules.downloadLimit,
-    })
+    .values(row)
     .returning('expires_at')
     .executeTakeFirstOrThrow();
   return { token, expiresAt: expires_at };

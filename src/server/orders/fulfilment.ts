@@ -1,11 +1,11 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database, Order } from '../db/schema';
-import { queueDelivery } from '../mail/delivery-store';
-import { isValidAddress } from '../mail/mail-message';
+import { deliveryRows, queueDelivery } from '../mail/delivery-store';
+import { isValidAddress, type MailMessage } from '../mail/mail-message';
 import type { Notification } from '../forms/notification-emails';
 import type { CheckoutSession } from './checkout-session';
-import { createLink, downloadPath, revokeLinks } from './download-links';
+import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,
   formatMoney,
@@ -38,7 +38,11 @@ function summary(order: OrderRow): OrderSummary {
   };
 }
 
-function toOwner(settings: OrderSettings, email: Notification) {
+function source(order: OrderRow) {
+  return { table: 'orders', id: order.id };
+}
+
+function toOwner(settings: OrderSettings, email: Notification): MailMessage {
   return { to: [settings.ownerEmail], ...email };
 }
 
@@ -53,15 +57,14 @@ function mismatch(settings: OrderSettings, order: OrderRow): string | undefined 
   return undefined;
 }
 
-/** Mails the buyer a new link: a receipt for a first one. */
-export async function sendLink(
-  db: Kysely<Database>,
+/** The email carrying a buyer's link: a receipt for a first one. */
+function linkEmail(
   settings: OrderSettings,
   order: OrderRow,
+  link: { token: string; expiresAt: Date },
   kind: 'receipt' | 'new-link',
-): Promise<void> {
+): MailMessage {
   const { product, publicUrl } = settings;
-  const link = await createLink(db, order.id, product);
   const input = {
     name: order.name,
     url: `${publicUrl}${downloadPath(link.token)}`,
@@ -77,25 +80,48 @@ export async function sendLink(
           paidAt: order.paid_at ?? new Date(),
         })
       : newLinkEmail(input);
-  await queueDelivery(db, { table: 'orders', id: order.id }, { to: [order.email], ...email });
+  return { to: [order.email], ...email };
 }
 
-/** A refund or dispute of this payment that arrived before its order did. */
-async function earlierClosing(
+/** Mails the buyer a new link: a receipt for a first one. */
+export async function sendLink(
   db: Kysely<Database>,
-  paymentIntent: string | null,
-): Promise<'refunded' | 'disputed' | undefined> {
-  if (!paymentIntent) return undefined;
-  const event = await db
-    .selectFrom('payment_events')
-    .select('type')
-    .where('payment_intent', '=', paymentIntent)
-    .where('revokes', '=', true)
-    .orderBy('received_at')
-    .limit(1)
-    .executeTakeFirst();
-  if (!event) return undefined;
-  return event.type === 'charge.dispute.created' ? 'disputed' : 'refunded';
+  settings: OrderSettings,
+  order: OrderRow,
+  kind: 'receipt' | 'new-link',
+): Promise<void> {
+  const link = await createLink(db, order.id, settings.product);
+  await queueDelivery(db, source(order), linkEmail(settings, order, link, kind));
+}
+
+/**
+ * A matching payment, in one statement: the order becomes paid, gets its first link, and
+ * the buyer's receipt and the owner's note are queued. `now` is the transaction's time, which
+ * the statement's now() also reads, so the receipt states the stored expiry and payment time.
+ */
+async function fulfil(
+  db: Kysely<Database>,
+  settings: OrderSettings,
+  order: OrderRow,
+  now: Date,
+): Promise<OrderRow> {
+  const { token, row } = linkRow(order.id, settings.product);
+  const paid = { ...order, status: 'paid' as const, paid_at: now };
+  const expiresAt = new Date(now.getTime() + settings.product.linkHours * 3_600_000);
+  const emails = [
+    linkEmail(settings, paid, { token, expiresAt }, 'receipt'),
+    toOwner(settings, paidOrderEmail(summary(paid))),
+  ];
+  return db
+    .with('link', (db) => db.insertInto('download_links').values(row))
+    .with('mail', (db) =>
+      db.insertInto('mail_deliveries').values(deliveryRows(source(order), emails)),
+    )
+    .updateTable('orders')
+    .set({ status: 'paid', updated_at: sql`now()`, paid_at: sql`now()` })
+    .where('id', '=', order.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**
@@ -114,7 +140,9 @@ export async function applySession(
 ): Promise<OrderChange> {
   const email = (session.customer_details?.email ?? session.customer_email ?? '').trim();
   const name = session.customer_details?.name?.trim() || null;
-  const { rows } = await sql<OrderRow>`
+  // With the order: a refund or dispute of its payment that arrived before it did, and the
+  // transaction's time.
+  const { rows } = await sql<OrderRow & { closing: string | null; now: Date }>`
     insert into orders (session_id, payment_intent, email, name, amount_total, currency)
     values (${session.id}, ${session.payment_intent ?? null}, ${email}, ${name},
       ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null})
@@ -124,8 +152,11 @@ export async function applySession(
       name = coalesce(orders.name, excluded.name),
       amount_total = coalesce(orders.amount_total, excluded.amount_total),
       currency = coalesce(orders.currency, excluded.currency)
-    returning *`.execute(db);
-  const order = rows[0]!;
+    returning *, now() as now,
+      (select type from payment_events e
+        where e.payment_intent = orders.payment_intent and e.revokes
+        order by e.received_at limit 1) as closing`.execute(db);
+  const { closing, now, ...order } = rows[0]!;
   if (outcome === 'pending') return { order, queued: false };
   if (outcome === 'failed') {
     if (order.status !== 'pending') return { order, queued: false };
@@ -133,24 +164,18 @@ export async function applySession(
   }
   if (order.status !== 'pending' && order.status !== 'failed') return { order, queued: false };
 
-  const closed = await earlierClosing(db, order.payment_intent);
-  if (closed) return { order: await setStatus(db, order.id, closed, true), queued: false };
-  const problem = mismatch(settings, order);
-  const updated = await setStatus(db, order.id, problem ? 'review' : 'paid', true);
-  if (problem) {
-    await queueDelivery(
-      db,
-      { table: 'orders', id: order.id },
-      toOwner(settings, reviewOrderEmail(summary(updated), problem)),
-    );
-  } else {
-    await sendLink(db, settings, updated, 'receipt');
-    await queueDelivery(
-      db,
-      { table: 'orders', id: order.id },
-      toOwner(settings, paidOrderEmail(summary(updated))),
-    );
+  if (closing) {
+    const closed = closing === 'charge.dispute.created' ? 'disputed' : 'refunded';
+    return { order: await setStatus(db, order.id, closed, true), queued: false };
   }
+  const problem = mismatch(settings, order);
+  if (!problem) return { order: await fulfil(db, settings, order, now), queued: true };
+  const updated = await setStatus(db, order.id, 'review', true);
+  await queueDelivery(
+    db,
+    source(order),
+    toOwner(settings, reviewOrderEmail(summary(updated), problem)),
+  );
   return { order: updated, queued: true };
 }
 
@@ -188,11 +213,7 @@ export async function closeForPayment(
   if (!order) return { order: undefined, queued: false };
   await revokeLinks(db, [order.id]);
   if (status !== 'disputed') return { order, queued: false };
-  await queueDelivery(
-    db,
-    { table: 'orders', id: order.id },
-    toOwner(settings, disputedOrderEmail(summary(order))),
-  );
+  await queueDelivery(db, source(order), toOwner(settings, disputedOrderEmail(summary(order))));
   return { order, queued: true };
 }
 
