@@ -34,6 +34,7 @@ import { adminOrderRoutes } from './orders/admin-order-routes';
 import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
 import { periodicPlugin } from './periodic/periodic-plugin';
+import { storePlugin } from './store/store-plugin';
 import { notFound, staticSite } from './web/static-site';
 
 export type AppOptions = {
@@ -119,6 +120,7 @@ export const app = fp<AppOptions>(
     await instance.register(mailPlugin);
     await instance.register(mailQueuePlugin);
     await instance.register(periodicPlugin);
+    await instance.register(storePlugin);
 
     await instance.register(authPlugin);
 

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { seedContent } from './seed-content';
+import { fieldErrors, formatPrice, offerOf, storeContentSchema } from './store-content';
+
+describe('the store content', () => {
+  it('seeds the offer the site was built with: $27 against $89, 70% off, save $62', () => {
+    const content = z.parse(storeContentSchema, seedContent());
+    expect(offerOf(content.product)).toEqual({
+      price: '$27',
+      former: { price: '$89', percentOff: 70, savings: '$62' },
+    });
+    expect(content.hero.title).toBe('Soul Reset Bundle: find your calm again in 30 days');
+  });
+
+  it('seeds no former price when the configured price is above it', () => {
+    const content = seedContent({
+      priceCents: 9900,
+      currency: 'eur',
+      checkoutUrl: 'https://x.test/',
+    });
+    expect(z.safeParse(storeContentSchema, content).success).toBe(true);
+    expect(offerOf(content.product)).toEqual({ price: '€99' });
+  });
+
+  it('writes cents only when there are some, and zero-decimal currencies whole', () => {
+    expect(formatPrice(2750, 'usd')).toBe('$27.50');
+    expect(formatPrice(2700, 'gbp')).toBe('£27');
+    expect(formatPrice(2700, 'jpy')).toBe('¥2,700');
+  });
+
+  it('names each bad field by its path', () => {
+    const content = seedContent();
+    const bad = {
+      ...content,
+      product: {
+        ...content.product,
+        priceCents: 9000,
+        currency: 'dollars',
+        checkoutUrl: 'ftp://x',
+      },
+      hero: { ...content.hero, title: '   ' },
+    };
+    const result = z.safeParse(storeContentSchema, bad);
+    expect(result.success).toBe(false);
+    expect(fieldErrors(result.error!)).toEqual({
+      'product.currency': 'The currency must be a three-letter code such as usd.',
+      'product.checkoutUrl':
+        'The checkout link must be a full address such as https://buy.stripe.com/….',
+      'hero.title': 'The headline cannot be empty.',
+    });
+  });
+
+  it('refuses a former price that is not above the price, at its field', () => {
+    const content = seedContent();
+    const result = z.safeParse(storeContentSchema, {
+      ...content,
+      product: { ...content.product, compareAtCents: content.product.priceCents },
+    });
+    expect(fieldErrors(result.error!)).toEqual({
+      'product.compareAtCents': 'The former price must be higher than the price (or left empty).',
+    });
+  });
+});
