@@ -35,7 +35,7 @@ describe('the store content', () => {
       ...content,
       product: {
         ...content.product,
-        priceCents: 9000,
+        priceCents: 2900,
         currency: 'dollars',
         checkoutUrl: 'ftp://x',
       },
