@@ -1,64 +1,60 @@
-// Builds the browser bundle into dist/client and prerenders the home route into its index.html.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+// Builds the browser bundle into dist/client and the public routes' renderer into dist/render:
+// the server renders the routes into index.html's placeholders from the published store
+// content (src/server/web/index-page.ts).
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'vite';
 
-const placeholder = '<!--app-html-->';
+// As src/server/web/index-page.ts (ROOT_PLACEHOLDER, TEMPLATES_PLACEHOLDER) and page-renderer.ts.
+const rootPlaceholder = '<!--app-html-->';
+const templatesPlaceholder = '<!--route-templates-->';
+const renderEntry = 'entry-prerender.js';
 
 /** @param {{ root: string }} options root is the repository root */
 export async function buildClient({ root }) {
   const configFile = path.join(root, 'vite.config.ts');
   const clientOut = path.join(root, 'dist/client');
-  const prerenderOut = path.join(root, 'dist/prerender');
+  const renderOut = path.join(root, 'dist/render');
 
   await build({ configFile });
 
-  try {
-    const output = await build({
-      configFile,
-      logLevel: 'warn',
-      build: {
-        ssr: path.join(root, 'src/client/entry-prerender.tsx'),
-        outDir: prerenderOut,
-        emptyOutDir: true,
-        copyPublicDir: false,
-        ssrEmitAssets: false,
-        cssCodeSplit: false,
-      },
-    });
-    const entryFile = findEntryFile(output);
-    const prerender = await import(pathToFileURL(path.join(prerenderOut, entryFile)).href);
-    const markup = await prerender.renderRoute('/');
-    const templates = [];
-    for (const route of prerender.prerenderedRoutes.filter((route) => route !== '/')) {
-      templates.push(
-        `<template data-route="${route}">${await prerender.renderRoute(route)}</template>`,
-      );
-    }
-
-    const htmlFile = path.join(clientOut, 'index.html');
-    const html = await readFile(htmlFile, 'utf8');
-    const rootElement = `<div id="root">${placeholder}</div>`;
-    if (!html.includes(rootElement)) throw new Error(`${htmlFile} has no ${rootElement}.`);
-    const routed = html
-      .replace(
-        '<meta charset="UTF-8" />',
-        () => `<meta charset="UTF-8" />\n    <script>${prerender.headBootScript}</script>`,
-      )
-      .replace(
-        rootElement,
-        () =>
-          `<div id="root">${markup}</div>\n    ${templates.join('')}` +
-          `<script>${prerender.bodyBootScript}</script>`,
-      );
-    if (!routed.includes(prerender.bodyBootScript) || !routed.includes(prerender.headBootScript)) {
-      throw new Error(`${htmlFile}: could not place the route templates and boot scripts.`);
-    }
-    await writeFile(htmlFile, startAfterLargestPaint(routed, prerender));
-  } finally {
-    await rm(prerenderOut, { recursive: true, force: true });
+  const output = await build({
+    configFile,
+    logLevel: 'warn',
+    build: {
+      ssr: path.join(root, 'src/client/entry-prerender.tsx'),
+      outDir: renderOut,
+      emptyOutDir: true,
+      copyPublicDir: false,
+      ssrEmitAssets: false,
+      cssCodeSplit: false,
+    },
+  });
+  if (findEntryFile(output) !== renderEntry) {
+    throw new Error(`The render build's entry is not ${renderEntry}.`);
   }
+  const renderer = await import(pathToFileURL(path.join(renderOut, renderEntry)).href);
+
+  const htmlFile = path.join(clientOut, 'index.html');
+  const html = await readFile(htmlFile, 'utf8');
+  const rootElement = `<div id="root">${rootPlaceholder}</div>`;
+  if (!html.includes(rootElement)) throw new Error(`${htmlFile} has no ${rootElement}.`);
+  const routed = html
+    .replace(
+      '<meta charset="UTF-8" />',
+      () => `<meta charset="UTF-8" />\n    <script>${renderer.headBootScript}</script>`,
+    )
+    .replace(
+      rootElement,
+      () =>
+        `${rootElement}\n    ${templatesPlaceholder}` +
+        `<script>${renderer.bodyBootScript}</script>`,
+    );
+  if (!routed.includes(renderer.bodyBootScript) || !routed.includes(renderer.headBootScript)) {
+    throw new Error(`${htmlFile}: could not place the route templates and boot scripts.`);
+  }
+  await writeFile(htmlFile, startAfterLargestPaint(routed, renderer));
 }
 
 /**
@@ -93,7 +89,7 @@ function findEntryFile(result) {
     const entry = output?.find((item) => item.type === 'chunk' && item.isEntry);
     if (entry) return entry.fileName;
   }
-  throw new Error('The prerender build produced no entry chunk.');
+  throw new Error('The render build produced no entry chunk.');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

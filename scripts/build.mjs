@@ -1,4 +1,4 @@
-// Builds everything `npm start` runs: the browser bundle (with the prerendered home page),
+// Builds everything `npm start` runs: the browser bundle and the public routes' renderer,
 // the server bundle with its migrations and the admin table configurations, then records
 // which sources it was built from.
 import { build as esbuild } from 'esbuild';

@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { COPYRIGHT_YEAR_PLACEHOLDER } from '../shared/copyright-year';
-import { publicConfigPlaceholders } from '../shared/public-config';
+import type { PublicConfig } from '../shared/public-config';
 import { AppRoutes } from './app/app-routes';
 import { PublicConfigProvider } from './routing/public-config';
 import { StaticRouter } from './routing/router';
@@ -15,11 +14,10 @@ export {
   prerenderedRoutes,
 } from '../shared/prerendered-routes';
 
-function app(location: string) {
+function app(location: string, config: PublicConfig) {
   return (
     <StrictMode>
-      {/* The server puts the configured URLs in place of these at start (index-page.ts). */}
-      <PublicConfigProvider value={{ ...publicConfigPlaceholders, verifiedPurchases: false }}>
+      <PublicConfigProvider value={config}>
         <StaticRouter location={location}>
           <AppRoutes />
         </StaticRouter>
@@ -29,29 +27,30 @@ function app(location: string) {
 }
 
 /** A route's markup in one synchronous pass: lazy screens not loaded yet show their fallback. */
-function renderOnce(location: string): string {
-  setPrerenderYear(COPYRIGHT_YEAR_PLACEHOLDER);
+function renderOnce(location: string, config: PublicConfig, year: number): string {
+  setPrerenderYear(year);
   try {
-    return renderToString(app(location));
+    return renderToString(app(location, config));
   } finally {
     setPrerenderYear(undefined);
   }
 }
 
-/** The home route's markup (home is not lazy, so it renders in one pass). */
-export function render(): string {
-  return renderOnce('/');
-}
-
 /**
- * A route's markup once its lazy screen has loaded: the first pass starts the screen's import,
- * later passes render it, with the Suspense boundary resolved as the browser hydrates it.
+ * A route's markup with the server's settings and published content, once its lazy screen has
+ * loaded: the first pass starts the screen's import, later passes render it, with the Suspense
+ * boundary resolved as the browser hydrates it. The server renders the public routes with it
+ * (src/server/web/index-page.ts) from the bundle the build makes of this module.
  * (renderToString rather than an async prerender: that left React's context state behind in
  * the realm it ran in, which broke hydration tests in the same realm.)
  */
-export async function renderRoute(location: string): Promise<string> {
+export async function renderRoute(
+  location: string,
+  config: PublicConfig,
+  year: number,
+): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const html = renderOnce(location);
+    const html = renderOnce(location, config, year);
     // <!--$!--> marks a boundary that suspended and rendered its fallback.
     if (!html.includes('<!--$!-->')) return html;
     await new Promise((resolve) => setTimeout(resolve, 10));

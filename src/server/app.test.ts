@@ -11,16 +11,29 @@ import {
   describeEachDatabase,
   type TestDatabase,
 } from '../../tests/support/test-database';
-import { PUBLIC_CONFIG_ELEMENT_ID, publicConfigPlaceholders } from '../shared/public-config';
+import { PUBLIC_CONFIG_ELEMENT_ID } from '../shared/public-config';
 import { openDatabase, type AppDatabase } from './db/database';
 
+/**
+ * A built site in the shape the build writes: index.html with room for the rendered routes,
+ * and beside dist/client a renderer (here a stand-in for the React bundle, which
+ * tests/e2e and src/server/web/store-page.test.ts run for real).
+ */
 async function fakeClientBuild() {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-client-'));
-  await mkdir(path.join(dir, 'assets'));
+  const dist = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-dist-'));
+  const dir = path.join(dist, 'client');
+  await mkdir(path.join(dir, 'assets'), { recursive: true });
   await writeFile(
     path.join(dir, 'index.html'),
-    '<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1>' +
-      `<a href="${publicConfigPlaceholders.checkoutUrl}">Buy</a></body></html>`,
+    '<!doctype html><html><head><title>Home</title></head><body>' +
+      '<div id="root"><!--app-html--></div><!--route-templates--></body></html>',
+  );
+  await mkdir(path.join(dist, 'render'));
+  await writeFile(
+    path.join(dist, 'render', 'entry-prerender.js'),
+    'export async function renderRoute(location, config) {\n' +
+      "  return location === '/' ? `<h1>Home</h1><a href=\"${config.store.product.checkoutUrl}\">Buy</a>` : '<main></main>';\n" +
+      '}\n',
   );
   // What the build writes beside it; the server must serve its own rendering instead.
   await writeFile(path.join(dir, 'index.html.br'), brotliCompressSync('<h1>Stale</h1>'));
@@ -181,14 +194,14 @@ describe('http app', () => {
       const response = await app.inject(url);
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('href="https://pay.example.com/b/test-123"');
-      expect(response.body).not.toContain(publicConfigPlaceholders.checkoutUrl);
       expect(response.body).toContain(
         `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">` +
-          '{"checkoutUrl":"https://pay.example.com/b/test-123",' +
-          '"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf",' +
-          '"verifiedPurchases":false,' +
-          `"copyrightYear":${new Date().getUTCFullYear()}}</script>`,
+          '{"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf",' +
+          '"verifiedPurchases":false,"store":{"product":{"name":"Soul Reset Bundle",' +
+          '"priceCents":2700,"compareAtCents":8900,"currency":"usd",' +
+          '"checkoutUrl":"https://pay.example.com/b/test-123",',
       );
+      expect(response.body).toContain(`"copyrightYear":${new Date().getUTCFullYear()}}</script>`);
     }
     const compressed = await app.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
     expect(compressed.headers['content-encoding']).toBe('br');

@@ -1,31 +1,27 @@
+import { seedContent } from './store/seed-content';
+import type { StoreContent } from './store/store-content';
+
 /**
- * The runtime settings the browser needs (CHECKOUT_URL, DOWNLOAD_URL). The home page is
- * prerendered at build time with placeholder links; the server swaps in the configured URLs
- * once at start and embeds the same values as JSON for screens rendered in the browser.
+ * What the browser needs from the server: its settings and the published store content. The
+ * server renders the public routes with it (index-page.ts) and embeds the same value as JSON,
+ * which the browser hydrates from and renders its own screens with.
  */
 export type PublicConfig = {
-  checkoutUrl: string;
+  /** DOWNLOAD_URL: the thank-you page's download without verified purchases. */
   downloadUrl: string;
   /**
    * STRIPE_WEBHOOK_SECRET is set: the thank-you page confirms the payment and the product is
    * delivered through emailed download links (DESIGN.md "Selling for real"), not downloadUrl.
    */
   verifiedPurchases: boolean;
+  /** The live version of the store content: every text and price of the offer. */
+  store: StoreContent;
 };
-
-/** The settings the prerendered HTML carries as placeholders (the URLs in its links). */
-export type PublicLinks = Pick<PublicConfig, 'checkoutUrl' | 'downloadUrl'>;
 
 export const publicConfigDefaults: PublicConfig = {
-  checkoutUrl: 'https://buy.stripe.com/test_soul_reset_bundle',
   downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
   verifiedPurchases: false,
-};
-
-/** What the prerendered HTML carries in place of each URL until the server fills it in. */
-export const publicConfigPlaceholders: PublicLinks = {
-  checkoutUrl: '__CHECKOUT_URL__',
-  downloadUrl: '__DOWNLOAD_URL__',
+  store: seedContent(),
 };
 
 /** The id of the `<script type="application/json">` element holding the PublicConfig. */

@@ -2,14 +2,13 @@ import { act, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
-import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
 import { product } from '../../shared/product';
 import {
   PUBLIC_CONFIG_ELEMENT_ID,
   publicConfigDefaults,
-  publicConfigPlaceholders,
+  type PublicConfig,
 } from '../../shared/public-config';
-import { render as prerender, renderRoute } from '../entry-prerender';
+import { renderRoute } from '../entry-prerender';
 import { isHomeHash, mountApp } from './mount-app';
 
 describe('isHomeHash', () => {
@@ -29,13 +28,12 @@ describe('mountApp', () => {
   let root: Root | undefined;
   let container: HTMLElement;
 
-  /** The page as the server sends it: prerendered markup with the configured checkout URL. */
-  function prerenderedContainer(checkoutUrl = publicConfigDefaults.checkoutUrl): HTMLElement {
+  const year = new Date().getFullYear();
+
+  /** The page as the server sends it: the home route rendered with its settings and content. */
+  async function prerenderedContainer(config: PublicConfig = publicConfigDefaults) {
     container = document.createElement('div');
-    container.innerHTML = prerender()
-      .replaceAll(publicConfigPlaceholders.checkoutUrl, checkoutUrl)
-      .replaceAll(publicConfigPlaceholders.downloadUrl, publicConfigDefaults.downloadUrl)
-      .replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(new Date().getFullYear()));
+    container.innerHTML = await renderRoute(paths.home, config, year);
     document.body.append(container);
     return container;
   }
@@ -51,7 +49,7 @@ describe('mountApp', () => {
 
   it('hydrates the prerendered home page, keeping its DOM and hash links', async () => {
     const errors = vi.spyOn(console, 'error');
-    const target = prerenderedContainer();
+    const target = await prerenderedContainer();
     const prerenderedHeading = target.querySelector('h1');
 
     await act(async () => {
@@ -66,22 +64,39 @@ describe('mountApp', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
-  it('hydrates with the checkout URL the server embedded in the page', async () => {
+  it('hydrates with the published content the server rendered and embedded in the page', async () => {
     const errors = vi.spyOn(console, 'error');
-    const checkoutUrl = 'https://pay.example.com/b/live-42';
+    const { store } = publicConfigDefaults;
+    const config: PublicConfig = {
+      ...publicConfigDefaults,
+      store: {
+        ...store,
+        product: {
+          ...store.product,
+          priceCents: 3550,
+          compareAtCents: 7100,
+          checkoutUrl: 'https://pay.example.com/b/live-42',
+        },
+        hero: { ...store.hero, title: 'Breathe out: a calmer month starts today' },
+      },
+    };
     const settings = document.createElement('script');
     settings.type = 'application/json';
     settings.id = PUBLIC_CONFIG_ELEMENT_ID;
-    settings.textContent = JSON.stringify({ ...publicConfigDefaults, checkoutUrl });
+    settings.textContent = JSON.stringify(config);
     document.head.append(settings);
-    const target = prerenderedContainer(checkoutUrl);
+    const target = await prerenderedContainer(config);
+    const heading = target.querySelector('h1');
 
     await act(async () => {
       root = mountApp(target, '');
     });
 
-    const buy = screen.getByRole('link', { name: /Download Now – Just \$27/ });
-    expect(buy.getAttribute('href')).toBe(checkoutUrl);
+    expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
+    expect(heading?.textContent).toBe('Breathe out: a calmer month starts today');
+    const buy = screen.getByRole('link', { name: /Download Now – Just \$35\.50/ });
+    expect(buy.getAttribute('href')).toBe('https://pay.example.com/b/live-42');
+    expect(target.textContent).toContain('50% off – save $35.50');
     expect(errors).not.toHaveBeenCalled();
   });
 
@@ -89,10 +104,7 @@ describe('mountApp', () => {
     const errors = vi.spyOn(console, 'error');
     window.location.hash = `#${paths.privacyPolicy}`;
     container = document.createElement('div');
-    container.innerHTML = (await renderRoute(paths.privacyPolicy)).replaceAll(
-      COPYRIGHT_YEAR_PLACEHOLDER,
-      String(new Date().getFullYear()),
-    );
+    container.innerHTML = await renderRoute(paths.privacyPolicy, publicConfigDefaults, year);
     container.dataset.route = paths.privacyPolicy;
     document.body.append(container);
     const prerenderedHeading = container.querySelector('h1');
@@ -111,7 +123,7 @@ describe('mountApp', () => {
 
   it('replaces the prerendered markup when the hash asks for another route', async () => {
     window.location.hash = `#${paths.privacyPolicy}`;
-    const target = prerenderedContainer();
+    const target = await prerenderedContainer();
 
     await act(async () => {
       root = mountApp(target);
@@ -124,7 +136,7 @@ describe('mountApp', () => {
 
   it('shows the container the boot script hid while another route loaded', async () => {
     window.location.hash = `#${paths.privacyPolicy}`;
-    const target = prerenderedContainer();
+    const target = await prerenderedContainer();
     target.hidden = true;
 
     await act(async () => {

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { track } from '../analytics/analytics';
-import { usePublicConfig } from '../routing/public-config';
-import { product } from '../../shared/product';
+import { priceValue } from '../../shared/store/store-content';
+import { useStoreContent } from '../routing/public-config';
 
 type CheckoutLinkProps = {
   /** Where on the page the click came from. */
@@ -14,18 +14,18 @@ type CheckoutLinkProps = {
 
 /** A link to the external checkout, opened in a new tab, that records the click. */
 export function CheckoutLink({ source, action, className, children }: CheckoutLinkProps) {
-  const { checkoutUrl } = usePublicConfig();
+  const { product } = useStoreContent();
   return (
     <a
-      href={checkoutUrl}
+      href={product.checkoutUrl}
       target="_blank"
       rel="noopener noreferrer"
       className={className}
       onClick={() => {
         track('stripe_payment_click', {
           source,
-          value: product.priceUsd,
-          currency: 'USD',
+          value: priceValue(product),
+          currency: product.currency.toUpperCase(),
         });
         if (action) track('cta_click', { source, action });
       }}

@@ -2,7 +2,6 @@ import { act } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../shared/public-config';
 import { StaticRouter } from '../routing/router';
 import { SiteFooter } from './site-footer';
@@ -35,11 +34,10 @@ describe('SiteFooter copyright year', () => {
     settings.textContent = JSON.stringify({ copyrightYear: servedYear });
     document.head.append(settings);
     container = document.createElement('div');
-    // As the server does with the prerendered page.
-    setPrerenderYear(COPYRIGHT_YEAR_PLACEHOLDER);
-    const markup = renderToString(footer);
+    // As the server renders the page.
+    setPrerenderYear(servedYear);
+    container.innerHTML = renderToString(footer);
     setPrerenderYear(undefined);
-    container.innerHTML = markup.replace(COPYRIGHT_YEAR_PLACEHOLDER, String(servedYear));
     document.body.append(container);
     return container;
   }

@@ -14,18 +14,18 @@ function servedYear(): number {
   return typeof year === 'number' ? year : clockYear();
 }
 
-let prerenderText: string | undefined;
+let renderedYear: number | undefined;
 
 /**
- * While the build prerenders, the text the server replaces with the year (undefined after).
- * Not a React context: the build renders in the same realm as tests that hydrate, and an
- * async prerender left a context's value behind for them.
+ * While the server renders a page, the year it is served with (undefined after). Not a React
+ * context: tests render and hydrate in one realm, and an async render left a context's value
+ * behind for them.
  */
-export function setPrerenderYear(text: string | undefined): void {
-  prerenderText = text;
+export function setPrerenderYear(year: number | undefined): void {
+  renderedYear = year;
 }
 
 /** The current year; during hydration the year the HTML was served with, so they match. */
-export function useCopyrightYear(): number | string {
-  return useSyncExternalStore(subscribe, clockYear, () => prerenderText ?? servedYear());
+export function useCopyrightYear(): number {
+  return useSyncExternalStore(subscribe, clockYear, () => renderedYear ?? servedYear());
 }

@@ -6,6 +6,7 @@ import {
   type SessionStatus,
 } from '../../shared/orders/order-api';
 import { paths } from '../../shared/paths';
+import { publicConfigDefaults, type PublicConfig } from '../../shared/public-config';
 import { PublicConfigProvider } from '../routing/public-config';
 import { ThankYouPage } from './thank-you-page';
 import { renderAtPath } from '../../../tests/support/client/hash-route';
@@ -13,10 +14,13 @@ import { fakeApi, watchAnalytics } from '../../../tests/support/client/fake-api'
 import { RECORDED_PURCHASES_KEY } from '../features/orders/purchase-conversion';
 import { resendLinkSent } from '../features/orders/resend-link-form';
 
-const config = {
-  checkoutUrl: 'https://pay.example.com/buy',
+const config: PublicConfig = {
   downloadUrl: '/seed/download.pdf',
   verifiedPurchases: true,
+  store: {
+    ...publicConfigDefaults.store,
+    product: { ...publicConfigDefaults.store.product, checkoutUrl: 'https://pay.example.com/buy' },
+  },
 };
 const purchaseLine = '[analytics] conversion purchase {"value":27,"currency":"USD"}';
 
@@ -158,7 +162,7 @@ describe('thank-you page with verified purchases', () => {
     expect(analytics).not.toContain(purchaseLine);
     if (status === 'failed') {
       const retry = screen.getByRole('link', { name: 'Try the checkout again' });
-      expect(retry.getAttribute('href')).toBe(config.checkoutUrl);
+      expect(retry.getAttribute('href')).toBe(config.store.product.checkoutUrl);
     }
   });
 

@@ -1,26 +1,26 @@
 import { CheckCircle2, Download, Mail } from 'lucide-react';
 import { useEffect } from 'react';
-import { conversion } from '../analytics/analytics';
 import { usePageView } from '../analytics/use-page-view';
 import { usePublicConfig } from '../routing/public-config';
 import { Link } from '../routing/router';
 import { primaryButton } from '../components/styles';
 import { PageHeader } from '../components/page-header';
 import { SiteFooter } from '../components/site-footer';
+import { recordPurchase } from '../features/orders/purchase-conversion';
 import { VerifiedThankYou } from '../features/orders/verified-thank-you';
 import { useScrollToTop } from '../lib/use-scroll-to-top';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
 
 export function ThankYouPage() {
-  const { verifiedPurchases } = usePublicConfig();
+  const { verifiedPurchases, store } = usePublicConfig();
   usePageView('thank_you');
   useScrollToTop();
   // Here rather than in the seed's page below, so the conversion follows the page view as it
   // always has (a child's effects run before its parent's).
   useEffect(() => {
-    if (!verifiedPurchases) conversion('purchase', { value: product.priceUsd, currency: 'USD' });
-  }, [verifiedPurchases]);
+    if (!verifiedPurchases) recordPurchase(store.product);
+  }, [verifiedPurchases, store.product]);
 
   return verifiedPurchases ? (
     <div className="flex min-h-dvh flex-col">

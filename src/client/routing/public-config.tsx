@@ -4,6 +4,7 @@ import {
   publicConfigDefaults,
   type PublicConfig,
 } from '../../shared/public-config';
+import type { StoreContent } from '../../shared/store/store-content';
 
 const PublicConfigContext = createContext<PublicConfig>(publicConfigDefaults);
 
@@ -22,4 +23,9 @@ export function readPublicConfig(doc: Document = document): PublicConfig {
   if (!text) return publicConfigDefaults;
   const parsed = JSON.parse(text) as Partial<PublicConfig>;
   return { ...publicConfigDefaults, ...parsed };
+}
+
+/** The published store content: every text and price of the offer. */
+export function useStoreContent(): StoreContent {
+  return useContext(PublicConfigContext).store;
 }

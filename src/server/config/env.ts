@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { guideUrlDefault, publicConfigDefaults } from '../../shared/public-config';
+import { seedSettingsDefaults } from '../../shared/store/seed-content';
 
 const emailList = z.pipe(
   z.pipe(
@@ -122,7 +123,7 @@ export const envSchema = z.object({
   MAIL_API_KEY: optional(nonEmpty()),
   MAIL_MODEL: optional(nonEmpty()),
   MAIL_PROJECT_ID: optional(nonEmpty()),
-  CHECKOUT_URL: z._default(optional(httpUrl), publicConfigDefaults.checkoutUrl),
+  CHECKOUT_URL: z._default(optional(httpUrl), seedSettingsDefaults.checkoutUrl),
   DOWNLOAD_URL: z._default(optional(nonEmpty()), publicConfigDefaults.downloadUrl),
   GUIDE_URL: z._default(optional(nonEmpty()), guideUrlDefault),
   AUTH_SECRET: optional(

@@ -1,10 +1,21 @@
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { COPYRIGHT_YEAR_PLACEHOLDER } from '../../shared/copyright-year';
-import { PUBLIC_CONFIG_ELEMENT_ID, publicConfigPlaceholders } from '../../shared/public-config';
-import { pageOfTheYear, renderIndexPage } from './index-page';
+import { paths } from '../../shared/paths';
+import { prerenderedRoutes } from '../../shared/prerendered-routes';
+import {
+  PUBLIC_CONFIG_ELEMENT_ID,
+  publicConfigDefaults,
+  type PublicConfig,
+} from '../../shared/public-config';
+import { renderIndexPage, servedPage, type RenderRoute } from './index-page';
 
-const built = `<!doctype html><html><head><title>x</title></head><body><div id="root"><p>© <!-- -->${COPYRIGHT_YEAR_PLACEHOLDER}<!-- --> Soul Reset Bundle</p><a href="${publicConfigPlaceholders.checkoutUrl}" target="_blank">Buy</a><a href="${publicConfigPlaceholders.checkoutUrl}">Again</a><a href="${publicConfigPlaceholders.downloadUrl}">Get</a></div></body></html>`;
+const built =
+  '<!doctype html><html><head><title>x</title></head><body>' +
+  '<div id="root"><!--app-html--></div>\n    <!--route-templates--><script>boot()</script></body></html>';
+
+/** A stand-in for the React renderer: what it was asked to render, and with what. */
+const renderRoute: RenderRoute = async (location, config, year) =>
+  `<main data-location="${location}"><h1>${config.store.hero.title}</h1><a href="${config.downloadUrl}">Get</a><p>© ${year}</p></main>`;
 
 function embeddedJson(html: string): string {
   const match = new RegExp(
@@ -14,115 +25,113 @@ function embeddedJson(html: string): string {
   return match[1];
 }
 
+const config: PublicConfig = {
+  ...publicConfigDefaults,
+  downloadUrl: '/files/the-whole-bundle.zip',
+};
+
 describe('renderIndexPage', () => {
-  it('puts the configured URLs into every placeholder link', () => {
-    const html = renderIndexPage(built, {
-      checkoutUrl: 'https://pay.example.com/b/abc?x=1&y=2',
-      downloadUrl: '/files/bundle.pdf',
-      verifiedPurchases: false,
-    });
-    expect(html).not.toContain('__CHECKOUT_URL__');
-    expect(html).not.toContain('__DOWNLOAD_URL__');
-    expect(html.match(/href="https:\/\/pay\.example\.com\/b\/abc\?x=1&amp;y=2"/g)).toHaveLength(2);
-    expect(html).toContain('href="/files/bundle.pdf"');
-  });
-
-  it('escapes values so that they cannot leave the attribute', () => {
-    const html = renderIndexPage(built, {
-      checkoutUrl: 'https://pay.example.com/"><script>alert(1)</script>',
-      downloadUrl: '/d.pdf',
-      verifiedPurchases: false,
-    });
+  it('renders home into #root and every other public route into its template', async () => {
+    const html = await renderIndexPage(built, config, renderRoute, 2031);
     expect(html).toContain(
-      'href="https://pay.example.com/&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"',
+      `<div id="root"><main data-location="/"><h1>${config.store.hero.title}</h1>`,
     );
+    for (const route of prerenderedRoutes.filter((route) => route !== paths.home)) {
+      expect(html).toContain(`<template data-route="${route}"><main data-location="${route}">`);
+    }
+    expect(html).not.toContain('<!--app-html-->');
+    expect(html).not.toContain('<!--route-templates-->');
+    expect(html.indexOf('</template><script>boot()</script>')).toBeGreaterThan(0);
   });
 
-  it('embeds the settings as non-executable JSON that no value can break out of', () => {
-    const config = {
-      checkoutUrl: 'https://pay.example.com/</script><script>alert(1)</script><!--',
-      downloadUrl: '/d.pdf',
-      verifiedPurchases: false,
+  it('embeds the settings, content and year as non-executable JSON that no value can break out of', async () => {
+    const hostile: PublicConfig = {
+      ...config,
+      store: {
+        ...config.store,
+        hero: { ...config.store.hero, title: '</script><script>alert(1)</script><!--' },
+      },
     };
-    const html = renderIndexPage(built, config, 2031);
+    const html = await renderIndexPage(built, hostile, renderRoute, 2031);
     const json = embeddedJson(html);
     expect(json).not.toContain('<');
-    expect(JSON.parse(json)).toEqual({ ...config, copyrightYear: 2031 });
+    expect(JSON.parse(json)).toEqual({ ...hostile, copyrightYear: 2031 });
     expect(html.indexOf(json)).toBeLessThan(html.indexOf('</head>'));
+  });
+
+  it('leaves the rendering to the browser when the site was built without its renderer', async () => {
+    const html = await renderIndexPage(built, config, undefined, 2031);
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).not.toContain('<template');
+    expect(JSON.parse(embeddedJson(html))).toMatchObject({ copyrightYear: 2031 });
+  });
+
+  it('refuses a page the build did not leave room in', async () => {
+    await expect(
+      renderIndexPage('<html><head></head><body></body></html>', config, renderRoute),
+    ).rejects.toThrow('index.html has no place for the rendered routes: run npm run build.');
   });
 });
 
 describe('the thank-you route with verified purchases', () => {
-  const withTemplates = built.replace(
-    '</body>',
-    `<template data-route="/thank-you"><main><h1>Thank You for Your Purchase!</h1><a href="${publicConfigPlaceholders.downloadUrl}">Download Now</a></main></template><template data-route="/privacy-policy"><main><h1>Privacy Policy</h1></main></template><script>boot()</script></body>`,
-  );
-  const config = {
-    checkoutUrl: 'https://pay.example.com/b',
-    downloadUrl: '/files/the-whole-bundle.zip',
-  };
-
-  it('keeps the seed page, with the configured download, while purchases are not verified', () => {
-    const html = renderIndexPage(withTemplates, { ...config, verifiedPurchases: false });
-    expect(html).toContain('<template data-route="/thank-you"><main><h1>Thank You');
-    expect(html).toContain('href="/files/the-whole-bundle.zip">Download Now</a></main></template>');
+  it('keeps the seed page, with the configured download, while purchases are not verified', async () => {
+    const html = await renderIndexPage(built, config, renderRoute);
+    expect(html).toContain(`<template data-route="${paths.thankYou}">`);
+    expect(html).toContain('href="/files/the-whole-bundle.zip"');
     expect(JSON.parse(embeddedJson(html))).toMatchObject({
       downloadUrl: config.downloadUrl,
       verifiedPurchases: false,
     });
   });
 
-  it('leaves the seed page and the download URL out of the page when they are', () => {
-    const html = renderIndexPage(withTemplates, { ...config, verifiedPurchases: true });
-    expect(html).not.toContain('data-route="/thank-you"');
-    expect(html).not.toContain('Thank You for Your Purchase!');
-    expect(html).not.toContain(config.downloadUrl);
+  it('leaves the seed page and the download URL out of the page when they are', async () => {
+    const html = await renderIndexPage(built, { ...config, verifiedPurchases: true }, renderRoute);
+    expect(html).not.toContain(`data-route="${paths.thankYou}"`);
     expect(html).not.toContain('the-whole-bundle');
-    expect(html).not.toContain(publicConfigPlaceholders.downloadUrl);
-    // Everything around it stays: the other routes, the boot script, the home page's links.
-    expect(html).toContain(
-      '<template data-route="/privacy-policy"><main><h1>Privacy Policy</h1></main></template><script>boot()</script></body>',
-    );
-    expect(html).toContain('href="https://pay.example.com/b"');
+    expect(html).toContain(`<template data-route="${paths.privacyPolicy}">`);
     expect(JSON.parse(embeddedJson(html))).toMatchObject({
-      checkoutUrl: config.checkoutUrl,
       downloadUrl: '',
       verifiedPurchases: true,
     });
   });
 });
 
-describe('copyright year', () => {
-  const config = {
-    checkoutUrl: 'https://pay.example.com/b',
-    downloadUrl: '/d.pdf',
-    verifiedPurchases: false,
-  };
-
-  it('writes the current UTC year into the footer and the settings', () => {
-    const year = new Date().getUTCFullYear();
-    const html = renderIndexPage(built, config);
-    expect(html).not.toContain(COPYRIGHT_YEAR_PLACEHOLDER);
-    expect(html).toContain(`© <!-- -->${year}<!-- --> Soul Reset Bundle`);
-    expect(JSON.parse(embeddedJson(html))).toMatchObject({ copyrightYear: year });
-  });
-
-  it('renders the page again on the first request after New Year, and only then', async () => {
+describe('servedPage', () => {
+  it('renders again on the first request after New Year or a publish, and only then', async () => {
     let now = new Date('2030-12-31T23:59:59Z');
-    const renders: number[] = [];
-    const page = pageOfTheYear(
+    let version = 1;
+    const renders: string[] = [];
+    const page = servedPage(
       (year) => {
-        renders.push(year);
-        return renderIndexPage(built, config, year);
+        renders.push(`${version}/${year}`);
+        return renderIndexPage(built, config, renderRoute, year);
       },
+      () => version,
       () => now,
     );
     const text = async () => brotliDecompressSync((await page()).br).toString();
 
-    expect(await text()).toContain('© <!-- -->2030<!-- -->');
-    expect(await text()).toContain('© <!-- -->2030<!-- -->');
+    expect(await text()).toContain('© 2030');
+    expect(await text()).toContain('© 2030');
     now = new Date('2031-01-01T00:00:01Z');
-    expect(await text()).toContain('© <!-- -->2031<!-- -->');
-    expect(renders).toEqual([2030, 2031]);
+    expect(await text()).toContain('© 2031');
+    version = 2;
+    await page();
+    await page();
+    expect(renders).toEqual(['1/2030', '1/2031', '2/2031']);
+  });
+
+  it('tries a failed render again on the next request', async () => {
+    let fail = true;
+    const page = servedPage(
+      async (year) => {
+        if (fail) throw new Error('renderer broke');
+        return renderIndexPage(built, config, renderRoute, year);
+      },
+      () => 1,
+    );
+    await expect(page()).rejects.toThrow('renderer broke');
+    fail = false;
+    expect((await page()).plain.toString()).toContain('<main data-location="/">');
   });
 });

@@ -1,14 +1,13 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import {
-  PUBLIC_CONFIG_ELEMENT_ID,
-  publicConfigPlaceholders,
-  type PublicConfig,
-  type PublicLinks,
-} from '../../shared/public-config';
-import { COPYRIGHT_YEAR_PLACEHOLDER, SERVED_YEAR_KEY } from '../../shared/copyright-year';
+import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
+import { SERVED_YEAR_KEY } from '../../shared/copyright-year';
 import { paths } from '../../shared/paths';
-import { escapeHtml } from '../mail/escape-html';
+import { prerenderedRoutes } from '../../shared/prerendered-routes';
+
+/** Where the build leaves room in index.html for the home route's markup and the other routes'. */
+export const ROOT_PLACEHOLDER = '<!--app-html-->';
+export const TEMPLATES_PLACEHOLDER = '<!--route-templates-->';
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
@@ -25,41 +24,46 @@ function scriptSafeJson(value: unknown): string {
     .replaceAll('\u2029', '\\u2029');
 }
 
-/** The built page without one prerendered route's `<template data-route>`. */
-function withoutTemplate(html: string, route: string): string {
-  const start = html.indexOf(`<template data-route="${route}">`);
-  if (start === -1) return html;
-  const end = html.indexOf('</template>', start);
-  if (end === -1) throw new Error(`index.html has no end to the template of ${route}.`);
-  return html.slice(0, start) + html.slice(end + '</template>'.length);
-}
+/** A public route's markup rendered with the settings and content (the build's render bundle). */
+export type RenderRoute = (location: string, config: PublicConfig, year: number) => Promise<string>;
 
 /**
- * The built index.html with the configured URLs and the year (the current one unless given) in
- * place of the prerender placeholders, and the public settings with that year embedded for the
- * screens the browser renders itself.
+ * The built index.html with the public routes rendered from the settings and the published
+ * store content for `year` (home inside #root, every other route in a `<template data-route>`),
+ * and the same settings and year embedded for the browser to hydrate with. Without a renderer
+ * (a site built without it) the page is left to the browser to render.
  *
- * With verified purchases, the prerendered thank-you page (which thanks anyone and links the
- * public DOWNLOAD_URL) is left out, so the app renders that route once it has asked the server
+ * With verified purchases the thank-you page (which thanks anyone and links the public
+ * DOWNLOAD_URL) is not rendered, so the app renders that route once it has asked the server
  * about the payment; the URL itself appears nowhere in the page.
  */
-export function renderIndexPage(
+export async function renderIndexPage(
   html: string,
   config: PublicConfig,
+  renderRoute: RenderRoute | undefined,
   year = new Date().getUTCFullYear(),
-): string {
+): Promise<string> {
   const shown = config.verifiedPurchases ? { ...config, downloadUrl: '' } : config;
-  let page = config.verifiedPurchases ? withoutTemplate(html, paths.thankYou) : html;
-  page = page.replaceAll(COPYRIGHT_YEAR_PLACEHOLDER, String(year));
-  for (const key of Object.keys(publicConfigPlaceholders) as (keyof PublicLinks)[]) {
-    page = page.replaceAll(
-      `"${publicConfigPlaceholders[key]}"`,
-      () => `"${escapeHtml(shown[key])}"`,
-    );
+  if (!html.includes(ROOT_PLACEHOLDER) || !html.includes(TEMPLATES_PLACEHOLDER)) {
+    throw new Error('index.html has no place for the rendered routes: run npm run build.');
+  }
+  let home = '';
+  const templates: string[] = [];
+  if (renderRoute) {
+    home = await renderRoute(paths.home, shown, year);
+    for (const route of prerenderedRoutes) {
+      if (route === paths.home || (config.verifiedPurchases && route === paths.thankYou)) continue;
+      templates.push(
+        `<template data-route="${route}">${await renderRoute(route, shown, year)}</template>`,
+      );
+    }
   }
   const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson({ ...shown, [SERVED_YEAR_KEY]: year })}</script>`;
-  if (!page.includes('</head>')) throw new Error('index.html has no </head> to embed settings in.');
-  return page.replace('</head>', () => `    ${data}\n  </head>`);
+  if (!html.includes('</head>')) throw new Error('index.html has no </head> to embed settings in.');
+  return html
+    .replace(ROOT_PLACEHOLDER, () => home)
+    .replace(TEMPLATES_PLACEHOLDER, () => templates.join(''))
+    .replace('</head>', () => `    ${data}\n  </head>`);
 }
 
 export type CompressedPage = { plain: Buffer; br: Buffer; gzip: Buffer };
@@ -70,17 +74,26 @@ export async function compressPage(html: string): Promise<CompressedPage> {
 }
 
 /**
- * A page rendered for the current UTC year and compressed once, rendered again on the first
- * request after New Year so the footer never shows last year.
+ * The page rendered and compressed once per published version and UTC year: again on the
+ * first request after a publish (the store warms it at once) or after New Year, so the footer
+ * never shows last year. A render that fails is tried again on the next request.
  */
-export function pageOfTheYear(
-  render: (year: number) => string,
+export function servedPage(
+  render: (year: number) => Promise<string>,
+  version: () => number,
   now: () => Date = () => new Date(),
 ): () => Promise<CompressedPage> {
-  let current: { year: number; page: Promise<CompressedPage> } | undefined;
+  let current: { key: string; page: Promise<CompressedPage> } | undefined;
   return () => {
     const year = now().getUTCFullYear();
-    if (current?.year !== year) current = { year, page: compressPage(render(year)) };
+    const key = `${version()}/${year}`;
+    if (current?.key !== key) {
+      const entry = { key, page: render(year).then(compressPage) };
+      entry.page.catch(() => {
+        if (current === entry) current = undefined;
+      });
+      current = entry;
+    }
     return current.page;
   };
 }

@@ -5,7 +5,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorBody } from '../http/errors';
-import { pageOfTheYear, renderIndexPage, type CompressedPage } from './index-page';
+import { renderIndexPage, servedPage, type CompressedPage } from './index-page';
+import { loadRenderer } from './page-renderer';
 
 const HASHED_ASSET = /\/assets\//;
 const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
@@ -13,7 +14,8 @@ const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
 /**
  * Serves the built SPA: hashed assets cached for a year, everything else (index.html,
  * favicon, downloads) revalidated on every visit so a deploy shows at once. index.html is
- * rendered once a year with this instance's public settings (see index-page.ts).
+ * rendered with this instance's public settings and the published store content, again after
+ * each publish and each New Year (see index-page.ts).
  */
 export const staticSite: FastifyPluginAsync<{
   clientDir: string;
@@ -24,13 +26,30 @@ export const staticSite: FastifyPluginAsync<{
     app.log.warn(`No built site in ${options.clientDir}: run npm run build (API only for now).`);
     return;
   }
-  const { checkoutUrl, downloadUrl } = app.config;
+  const { downloadUrl } = app.config;
   const verifiedPurchases = app.config.stripe !== undefined;
-  const html = await readFile(indexFile, 'utf8');
-  const page = pageOfTheYear((year) =>
-    renderIndexPage(html, { checkoutUrl, downloadUrl, verifiedPurchases }, year),
+  const [html, renderRoute] = await Promise.all([
+    readFile(indexFile, 'utf8'),
+    loadRenderer(options.clientDir),
+  ]);
+  if (!renderRoute)
+    app.log.warn('The site was built without its page renderer: run npm run build.');
+  const page = servedPage(
+    (year) =>
+      renderIndexPage(
+        html,
+        { downloadUrl, verifiedPurchases, store: app.store.published().content },
+        renderRoute,
+        year,
+      ),
+    () => app.store.published().version,
   );
   await page();
+  app.store.onPublish(() => {
+    page().catch((error: unknown) =>
+      app.log.error({ err: error }, 'Could not render the page of the published version'),
+    );
+  });
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) =>
     sendIndex(await page(), request, reply);
   app.get('/', sendPage);

@@ -1,4 +1,3 @@
-import { publicConfigDefaults } from '../public-config';
 import type { StoreContent } from './store-content';
 
 /** What the first version takes from the server's settings (PRODUCT_PRICE_CENTS and others). */
@@ -11,7 +10,7 @@ export type SeedSettings = {
 export const seedSettingsDefaults: SeedSettings = {
   priceCents: 2700,
   currency: 'usd',
-  checkoutUrl: publicConfigDefaults.checkoutUrl,
+  checkoutUrl: 'https://buy.stripe.com/test_soul_reset_bundle',
 };
 
 /** The former price the site was built with ($89), struck through beside the price. */

@@ -1,4 +1,5 @@
 import { PublicConfigProvider } from '../../routing/public-config';
+import { publicConfigDefaults } from '../../../shared/public-config';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { fakeApi, type FakeApi, type FakeReply } from '../../../../tests/support/client/fake-api';
@@ -38,9 +39,14 @@ describe('order form', () => {
     render(
       <PublicConfigProvider
         value={{
-          checkoutUrl: 'https://pay.example.com/x',
-          downloadUrl: '/download.pdf',
-          verifiedPurchases: false,
+          ...publicConfigDefaults,
+          store: {
+            ...publicConfigDefaults.store,
+            product: {
+              ...publicConfigDefaults.store.product,
+              checkoutUrl: 'https://pay.example.com/x',
+            },
+          },
         }}
       >
         <OrderForm />

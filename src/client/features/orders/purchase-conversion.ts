@@ -1,5 +1,5 @@
 import { conversion } from '../../analytics/analytics';
-import { product } from '../../../shared/product';
+import { priceValue, type StoreContent } from '../../../shared/store/store-content';
 
 /** The Checkout sessions whose purchase this browser has already recorded. */
 export const RECORDED_PURCHASES_KEY = 'soul-reset.recorded-purchases';
@@ -17,8 +17,16 @@ function readRecorded(): string[] {
   }
 }
 
-/** SPEC.md §7's purchase conversion, once per paid order: a reload or a second tab never repeats it. */
-export function recordPurchaseOnce(sessionId: string): void {
+/** SPEC.md §7's purchase conversion, at the product's published price. */
+export function recordPurchase(product: StoreContent['product']): void {
+  conversion('purchase', {
+    value: priceValue(product),
+    currency: product.currency.toUpperCase(),
+  });
+}
+
+/** The purchase conversion once per paid order: a reload or a second tab never repeats it. */
+export function recordPurchaseOnce(sessionId: string, product: StoreContent['product']): void {
   const recorded = readRecorded();
   if (recordedHere.has(sessionId) || recorded.includes(sessionId)) return;
   recordedHere.add(sessionId);
@@ -30,5 +38,5 @@ export function recordPurchaseOnce(sessionId: string): void {
   } catch {
     // Storage full or refused: the in-memory record still prevents a repeat on this visit.
   }
-  conversion('purchase', { value: product.priceUsd, currency: 'USD' });
+  recordPurchase(product);
 }

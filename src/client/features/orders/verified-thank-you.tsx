@@ -12,6 +12,7 @@ import { useEffect, type ReactNode } from 'react';
 import { sessionIdSchema, type SessionStatus } from '../../../shared/orders/order-api';
 import { paths } from '../../../shared/paths';
 import { product } from '../../../shared/product';
+import { useStoreContent } from '../../routing/public-config';
 import { Link, useLocation } from '../../routing/router';
 import { primaryButton, secondaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
@@ -77,7 +78,8 @@ function Paid({
   sessionId: string;
   session: Extract<SessionStatus, { status: 'paid' }>;
 }) {
-  useEffect(() => recordPurchaseOnce(sessionId), [sessionId]);
+  const { product } = useStoreContent();
+  useEffect(() => recordPurchaseOnce(sessionId, product), [sessionId, product]);
   return (
     <>
       <Outcome

@@ -4,7 +4,8 @@ import { track } from '../../analytics/analytics';
 import { primaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { scrollToSection } from '../../lib/scroll';
-import { product } from '../../../shared/product';
+import { offerOf } from '../../../shared/store/store-content';
+import { useStoreContent } from '../../routing/public-config';
 import bundleImage from '../../images/bundle-mockup.svg';
 import { PriceTag } from './price-tag';
 
@@ -16,6 +17,8 @@ const promises = [
 ];
 
 export function HeroSection() {
+  const { product, hero } = useStoreContent();
+  const { price, former } = offerOf(product);
   function askFirst(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
     // The visitor is heading for the order form, where the purchase is completed.
@@ -31,25 +34,23 @@ export function HeroSection() {
     >
       <div className="mx-auto grid max-w-6xl items-center gap-12 px-6 pt-10 pb-16 md:grid-cols-[1.1fr_1fr] md:pt-16 md:pb-24">
         <div>
-          <p className="inline-flex items-center gap-2 rounded-full bg-white/80 px-4 py-1.5 text-sm font-semibold text-clay-700 shadow-sm">
-            Limited-time offer · {product.discountPercent}% off
-          </p>
+          {former && (
+            <p className="inline-flex items-center gap-2 rounded-full bg-white/80 px-4 py-1.5 text-sm font-semibold text-clay-700 shadow-sm">
+              Limited-time offer · {former.percentOff}% off
+            </p>
+          )}
           <h1
             id="hero-title"
             className="mt-5 font-serif text-4xl leading-tight text-sage-800 sm:text-5xl lg:text-[3.5rem]"
           >
-            {product.name}: find your calm again in 30 days
+            {hero.title}
           </h1>
-          <p className="mt-5 max-w-xl text-lg leading-relaxed text-ink-muted">
-            A gentle 30-day mindfulness and stress-relief program for women who carry too much. Five
-            simple daily habits, five beautiful printables, and a calmer mind you can feel within a
-            week.
-          </p>
+          <p className="mt-5 max-w-xl text-lg leading-relaxed text-ink-muted">{hero.text}</p>
           <PriceTag className="mt-7" />
           <div className="mt-7 flex flex-col items-start gap-4 sm:flex-row sm:items-center">
             <CheckoutLink source="hero" action="download_now" className={primaryButton}>
               <Download aria-hidden="true" className="h-5 w-5" />
-              Download Now – Just ${product.priceUsd}
+              Download Now – Just {price}
             </CheckoutLink>
             <a
               href="#/#order-form"

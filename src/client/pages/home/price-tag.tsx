@@ -1,17 +1,23 @@
-import { product } from '../../../shared/product';
+import { offerOf } from '../../../shared/store/store-content';
+import { useStoreContent } from '../../routing/public-config';
 
-/** The offer in one line: $27 against the struck-through $89, 70% off, save $62. */
+/** The offer in one line: $27 against the struck-through $89, 70% off, save $62 (computed). */
 export function PriceTag({ className = '' }: { className?: string }) {
+  const { price, former } = offerOf(useStoreContent().product);
   return (
     <div className={`flex flex-wrap items-baseline gap-x-4 gap-y-1 ${className}`}>
-      <p className="font-serif text-5xl text-sage-800">${product.priceUsd}</p>
-      <p className="text-xl text-ink-muted">
-        <span className="sr-only">Regular price </span>
-        <s>${product.formerPriceUsd}</s>
-      </p>
-      <p className="rounded-full bg-clay-100 px-3 py-1 text-sm font-semibold text-clay-700">
-        {product.discountPercent}% off – save ${product.savingsUsd}
-      </p>
+      <p className="font-serif text-5xl text-sage-800">{price}</p>
+      {former && (
+        <>
+          <p className="text-xl text-ink-muted">
+            <span className="sr-only">Regular price </span>
+            <s>{former.price}</s>
+          </p>
+          <p className="rounded-full bg-clay-100 px-3 py-1 text-sm font-semibold text-clay-700">
+            {former.percentOff}% off – save {former.savings}
+          </p>
+        </>
+      )}
     </div>
   );
 }
