@@ -35,6 +35,8 @@ import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { storePlugin } from './store/store-plugin';
+import { storePreviewRoute } from './store/store-preview-route';
+import { pagesPlugin } from './web/page-renderer';
 import { notFound, staticSite } from './web/static-site';
 
 export type AppOptions = {
@@ -66,6 +68,7 @@ const adminRoutes = [
   backupRoutes,
   insightsRoutes,
   adminOrderRoutes,
+  storePreviewRoute,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
@@ -121,6 +124,7 @@ export const app = fp<AppOptions>(
     await instance.register(mailQueuePlugin);
     await instance.register(periodicPlugin);
     await instance.register(storePlugin);
+    await instance.register(pagesPlugin, { clientDir });
 
     await instance.register(authPlugin);
 

@@ -6,6 +6,7 @@ import { paths } from './paths';
  */
 export const adminNav = [
   { path: paths.admin, label: 'Tables' },
+  { path: paths.adminStore, label: 'Store' },
   { path: paths.adminInsights, label: 'Insights' },
   { path: paths.adminActivity, label: 'Activity' },
   { path: paths.adminPeople, label: 'People' },

@@ -23,4 +23,5 @@ export type SignedInInfo = { user: { email: string }; isAdmin: boolean };
 export type AdminSessionInfo = { email: string };
 
 /** Every error answer of the API. */
-export type ApiError = { error: string; message: string };
+/** The one error shape; `fields` names each bad field of a document by its path. */
+export type ApiError = { error: string; message: string; fields?: Record<string, string> };

@@ -15,6 +15,7 @@ export const paths = {
   adminInsights: '/admin/insights',
   adminActivity: '/admin/activity',
   adminPeople: '/admin/people',
+  adminStore: '/admin/store',
   downloadLink: '/download-link',
 } as const;
 

@@ -12,6 +12,9 @@ const screens: Record<AdminPath, Page> = {
   [paths.admin]: lazy(() =>
     import('../pages/admin/admin-tables-page').then((m) => ({ default: m.AdminTablesPage })),
   ),
+  [paths.adminStore]: lazy(() =>
+    import('../pages/admin/store-page').then((m) => ({ default: m.StorePage })),
+  ),
   [paths.adminInsights]: lazy(() =>
     import('../pages/admin/insights-page').then((m) => ({ default: m.InsightsPage })),
   ),

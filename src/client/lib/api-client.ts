@@ -6,6 +6,8 @@ export class RequestError extends Error {
     /** HTTP status; 0 when the server could not be reached. */
     readonly status: number,
     message: string,
+    /** Each bad field's message by its path, when the server named them. */
+    readonly fields: Record<string, string> = {},
   ) {
     super(message);
     this.name = 'RequestError';
@@ -15,11 +17,15 @@ export class RequestError extends Error {
 const UNREACHABLE_MESSAGE = 'Something went wrong. Please check your connection and try again.';
 
 /**
- * Calls the site's own JSON API with the session cookie. Resolves with the parsed body (null
- * when there is none, as for a 204); rejects with a RequestError carrying the server's
- * `message`, or a general text when the answer has none.
+ * Calls the site's own API with the session cookie. Resolves with the body as `read` takes it
+ * (JSON by default: null when there is none, as for a 204); rejects with a RequestError
+ * carrying the server's `message`, or a general text when the answer has none.
  */
-async function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+async function requestJson<T>(
+  url: string,
+  init: RequestInit = {},
+  read: (response: Response) => Promise<T> = (response) => response.json() as Promise<T>,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -30,21 +36,25 @@ async function requestJson<T>(url: string, init: RequestInit = {}): Promise<T> {
   } catch {
     throw new RequestError(0, UNREACHABLE_MESSAGE);
   }
-  const body = (await response.json().catch(() => null)) as T | ApiError | null;
   if (!response.ok) {
-    const message = (body as ApiError | null)?.message;
-    throw new RequestError(response.status, message || UNREACHABLE_MESSAGE);
+    const error = (await response.json().catch(() => null)) as ApiError | null;
+    throw new RequestError(response.status, error?.message || UNREACHABLE_MESSAGE, error?.fields);
   }
-  return body as T;
+  return read(response).catch(() => null as T);
 }
 
 /** Sends `body` as JSON with `method`. */
-function sendJson<T>(method: 'POST' | 'PUT', url: string, body: unknown): Promise<T> {
-  return requestJson<T>(url, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+function sendJson<T>(
+  method: 'POST' | 'PUT',
+  url: string,
+  body: unknown,
+  read?: (response: Response) => Promise<T>,
+): Promise<T> {
+  return requestJson<T>(
+    url,
+    { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    read,
+  );
 }
 
 const sessionEndedListeners = new Set<() => void>();
@@ -80,4 +90,7 @@ export const api = {
   post: <T>(url: string, body: unknown = {}) => watchSession(sendJson<T>('POST', url, body)),
   put: <T>(url: string, body: unknown) => watchSession(sendJson<T>('PUT', url, body)),
   delete: <T>(url: string) => watchSession(requestJson<T>(url, { method: 'DELETE' })),
+  /** POSTs JSON and reads the answer as text (an HTML page). */
+  postForText: (url: string, body: unknown) =>
+    watchSession(sendJson('POST', url, body, (response) => response.text())),
 };

@@ -44,6 +44,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Each bad field of a document by its path ("product.priceCents"), for a 400. */
+    readonly fields?: Record<string, string>,
   ) {
     super(message);
   }
@@ -75,6 +77,9 @@ export const errorHandling = fp(async (app) => {
         .code(status)
         .send(errorBody(500, 'Something went wrong on our side. Please try again later.'));
     }
-    return reply.code(status).send(errorBody(status, error.message));
+    const fields = error instanceof HttpError ? error.fields : undefined;
+    return reply
+      .code(status)
+      .send({ ...errorBody(status, error.message), ...(fields && { fields }) });
   });
 });

@@ -1,7 +1,10 @@
+import fp from 'fastify-plugin';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RenderRoute } from './index-page';
+import type { StoreContent } from '../../shared/store/store-content';
+import { renderIndexPage, type RenderRoute } from './index-page';
 
 /** The render bundle's entry, beside the built site: dist/render next to dist/client. */
 export const RENDER_ENTRY = 'entry-prerender.js';
@@ -20,3 +23,48 @@ export async function loadRenderer(clientDir: string): Promise<RenderRoute | und
   const module = (await import(pathToFileURL(file).href)) as { renderRoute: RenderRoute };
   return module.renderRoute;
 }
+
+/** The site's page as this instance serves it, rendered from any store content. */
+export type Pages = {
+  /** index.html with the public routes rendered from `store` for `year` (this one by default). */
+  render(store: StoreContent, year?: number): Promise<string>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Undefined without a built site (the API alone). */
+    pages: Pages | undefined;
+  }
+}
+
+/**
+ * The built page and its renderer, loaded once: the static site serves the published content
+ * with it, the Store page previews a draft with it.
+ */
+export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
+  async (app, { clientDir }) => {
+    const indexFile = clientDir && path.join(clientDir, 'index.html');
+    if (!clientDir || !indexFile || !existsSync(indexFile)) {
+      if (clientDir) {
+        app.log.warn(`No built site in ${clientDir}: run npm run build (API only for now).`);
+      }
+      app.decorate('pages', undefined);
+      return;
+    }
+    const [html, renderRoute] = await Promise.all([
+      readFile(indexFile, 'utf8'),
+      loadRenderer(clientDir),
+    ]);
+    if (!renderRoute) {
+      app.log.warn('The site was built without its page renderer: run npm run build.');
+    }
+    const settings = {
+      downloadUrl: app.config.downloadUrl,
+      verifiedPurchases: app.config.stripe !== undefined,
+    };
+    app.decorate('pages', {
+      render: (store, year) => renderIndexPage(html, { ...settings, store }, renderRoute, year),
+    } satisfies Pages);
+  },
+  { name: 'pages' },
+);

@@ -1,12 +1,9 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorBody } from '../http/errors';
-import { renderIndexPage, servedPage, type CompressedPage } from './index-page';
-import { loadRenderer } from './page-renderer';
+import { servedPage, type CompressedPage } from './index-page';
 
 const HASHED_ASSET = /\/assets\//;
 const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
@@ -21,27 +18,10 @@ export const staticSite: FastifyPluginAsync<{
   clientDir: string;
   privateFile?: string | undefined;
 }> = async (app, options) => {
-  const indexFile = path.join(options.clientDir, 'index.html');
-  if (!existsSync(indexFile)) {
-    app.log.warn(`No built site in ${options.clientDir}: run npm run build (API only for now).`);
-    return;
-  }
-  const { downloadUrl } = app.config;
-  const verifiedPurchases = app.config.stripe !== undefined;
-  const [html, renderRoute] = await Promise.all([
-    readFile(indexFile, 'utf8'),
-    loadRenderer(options.clientDir),
-  ]);
-  if (!renderRoute)
-    app.log.warn('The site was built without its page renderer: run npm run build.');
+  const { pages } = app;
+  if (!pages) return;
   const page = servedPage(
-    (year) =>
-      renderIndexPage(
-        html,
-        { downloadUrl, verifiedPurchases, store: app.store.published().content },
-        renderRoute,
-        year,
-      ),
+    (year) => pages.render(app.store.published().content, year),
     () => app.store.published().version,
   );
   await page();

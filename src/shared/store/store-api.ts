@@ -1,0 +1,30 @@
+import type { StoreContent } from './store-content';
+
+/**
+ * The admin's store content API (DESIGN.md "The offer, edited by the owner"), behind the admin
+ * guard; writes need the PUBLIC_URL origin and each is recorded in the activity log. Errors
+ * answer `{ error, message }`; a content that does not validate answers 400 with `fields`,
+ * each bad field's message by its path ("product.priceCents").
+ *
+ * - GET  STORE_PATH                               → StoreState
+ * - PUT  STORE_PATH { content }                   → StoreState (the draft saved)
+ * - POST STORE_PUBLISH_PATH                       → { version } (live everywhere within 5 s)
+ * - GET  STORE_VERSIONS_PATH                      → { rows: StoreVersion[] } (newest first)
+ * - POST storeRestorePath(version)                → { version } (that content as a new version)
+ * - POST STORE_PREVIEW_PATH { content }           → text/html: the home page rendered from
+ *                                                   `content`, never cached, never live
+ */
+export const STORE_PATH = '/api/admin/store';
+export const STORE_PUBLISH_PATH = `${STORE_PATH}/publish`;
+export const STORE_VERSIONS_PATH = `${STORE_PATH}/versions`;
+export const STORE_PREVIEW_PATH = `${STORE_PATH}/preview`;
+
+export function storeRestorePath(version: number): string {
+  return `${STORE_VERSIONS_PATH}/${version}/restore`;
+}
+
+export type PublishedVersion = { version: number; publishedAt: string; content: StoreContent };
+
+export type StoreState = { draft: StoreContent; published: PublishedVersion };
+
+export type StoreVersion = { version: number; publishedAt: string; by: string | null };
