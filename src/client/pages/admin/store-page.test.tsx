@@ -1,0 +1,194 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { seedContent } from '../../../shared/store/seed-content';
+import {
+  STORE_PATH,
+  STORE_PREVIEW_PATH,
+  STORE_PUBLISH_PATH,
+  STORE_VERSIONS_PATH,
+  type StoreVersion,
+} from '../../../shared/store/store-api';
+import type { StoreContent } from '../../../shared/store/store-content';
+import { fakeApi, type FakeRequest } from '../../../../tests/support/client/fake-api';
+import { StorePage } from './store-page';
+
+/** A store on the fake server: the draft, and each published version's content. */
+function fakeStore() {
+  const store = {
+    draft: seedContent(),
+    versions: [{ content: seedContent(), publishedAt: '2026-11-20T10:00:00.000Z' }],
+  };
+  const state = () => {
+    const live = store.versions.length;
+    const { content, publishedAt } = store.versions[live - 1]!;
+    return { draft: store.draft, published: { version: live, publishedAt, content } };
+  };
+  const publish = (content: StoreContent) => {
+    store.versions.push({ content, publishedAt: '2026-11-25T12:00:00.000Z' });
+    return { status: 200, body: { version: store.versions.length } };
+  };
+  fakeApi({
+    [STORE_PATH]: (request: FakeRequest) => {
+      if (request.method === 'PUT') {
+        const { content } = request.body as { content: StoreContent };
+        if (content.hero.title.trim() === '') {
+          return {
+            status: 400,
+            body: {
+              error: 'Bad Request',
+              message: 'Some fields need your attention.',
+              fields: { 'hero.title': 'The headline cannot be empty.' },
+            },
+          };
+        }
+        store.draft = content;
+      }
+      return { status: 200, body: state() };
+    },
+    [STORE_PUBLISH_PATH]: () => publish(store.draft),
+    [STORE_VERSIONS_PATH]: () => {
+      const rows: StoreVersion[] = store.versions
+        .map((version, index) => ({
+          version: index + 1,
+          publishedAt: version.publishedAt,
+          by: 'owner@example.com',
+        }))
+        .reverse();
+      return { status: 200, body: { rows } };
+    },
+    [`${STORE_VERSIONS_PATH}/*`]: (request) => {
+      const version = Number(request.path.split('/').at(-2));
+      store.draft = store.versions[version - 1]!.content;
+      return publish(store.draft);
+    },
+    [STORE_PREVIEW_PATH]: (request) => {
+      const { content } = request.body as { content: StoreContent };
+      return { status: 200, text: `<html><body><h1>${content.hero.title}</h1></body></html>` };
+    },
+  });
+  return store;
+}
+
+const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+const type = (name: string, value: string) => fireEvent.change(field(name), { target: { value } });
+const click = async (name: string | RegExp) => {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name }));
+  });
+};
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      disconnect() {}
+    },
+  );
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('Store page', () => {
+  it('loads the draft into the form with the prices computed as the page shows them', async () => {
+    fakeStore();
+    render(<StorePage />);
+    expect(await screen.findByDisplayValue('Soul Reset Bundle')).toBeTruthy();
+    expect(field('Price').value).toBe('27');
+    expect(field('Former price (optional)').value).toBe('89');
+    expect(field('Headline').value).toBe(seedContent().hero.title);
+    expect(screen.getByText(/Shown as/).textContent).toBe(
+      'Shown as $27 instead of $89: 70% off, save $62.',
+    );
+    expect(screen.getByText('Live: version 1')).toBeTruthy();
+    expect(await screen.findByText('Version 1')).toBeTruthy();
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
+  it('saves a changed price and headline as the draft, in cents', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    type('Price', '35.50');
+    type('Headline', 'Breathe out: a calmer month starts today');
+    expect(screen.getByText('Unsaved changes')).toBeTruthy();
+    expect(screen.getByText(/Shown as/).textContent).toBe(
+      'Shown as $35.50 instead of $89: 60% off, save $53.50.',
+    );
+
+    await click('Save draft');
+    expect(await screen.findByText(/Draft saved/)).toBeTruthy();
+    expect(store.draft.product.priceCents).toBe(3550);
+    expect(store.draft.hero.title).toBe('Breathe out: a calmer month starts today');
+    expect(screen.queryByText('Unsaved changes')).toBeNull();
+  });
+
+  it('shows a price that is not a number, and the server’s field errors, at their fields', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    type('Price', 'twenty');
+    await click('Save draft');
+    expect(field('Price').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('Enter the price as a number, such as 27 or 27.50.')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Some fields need your attention.');
+    expect(store.draft.product.priceCents).toBe(2700);
+
+    type('Price', '27');
+    type('Headline', '  ');
+    await click('Save draft');
+    expect(await screen.findByText('The headline cannot be empty.')).toBeTruthy();
+    expect(field('Headline').getAttribute('aria-invalid')).toBe('true');
+    expect(store.draft.hero.title).toBe(seedContent().hero.title);
+  });
+
+  it('previews the form at phone and desktop widths without publishing', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    type('Headline', 'A preview headline');
+    await click('Preview');
+    const frames = await screen.findAllByTitle(/Preview at/);
+    expect(frames.map((frame) => frame.getAttribute('width'))).toEqual(['375', '1280']);
+    expect(frames[0]!.getAttribute('srcdoc')).toContain('<h1>A preview headline</h1>');
+    expect(frames[0]!.getAttribute('sandbox')).toBe('allow-same-origin');
+    expect(store.versions).toHaveLength(1);
+    expect(store.draft.hero.title).toBe(seedContent().hero.title);
+  });
+
+  it('publishes the form (saving it first) and restores an earlier version', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    type('Price', '19');
+    await click('Publish');
+    expect(await screen.findByText(/Version 2 is live/)).toBeTruthy();
+    expect(store.versions[1]!.content.product.priceCents).toBe(1900);
+    expect(await screen.findByText('Live: version 2')).toBeTruthy();
+
+    const versions = screen.getByRole('region', { name: 'Published versions' });
+    const first = (await within(versions).findByText('Version 1')).closest('li')!;
+    await act(async () => {
+      fireEvent.click(within(first).getByRole('button', { name: 'Restore' }));
+    });
+    await act(async () => {
+      fireEvent.click(within(first).getByRole('button', { name: 'Publish version 1 again' }));
+    });
+    expect(await screen.findByText('Version 1 is published again as version 3.')).toBeTruthy();
+    expect(store.versions[2]!.content.product.priceCents).toBe(2700);
+    expect(await screen.findByDisplayValue('27')).toBeTruthy();
+  });
+
+  it('says when the store cannot be loaded, and tries again', async () => {
+    fakeApi({ [STORE_PATH]: { status: 503, body: { error: 'x', message: 'Database down.' } } });
+    render(<StorePage />);
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'The store could not be loaded: Database down.',
+    );
+    fakeStore();
+    await click('Try again');
+    expect(await screen.findByDisplayValue('Soul Reset Bundle')).toBeTruthy();
+  });
+});
