@@ -164,7 +164,8 @@ describe('http app', () => {
       expect(response.body).toContain(
         `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">` +
           '{"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf",' +
-          '"verifiedPurchases":false,"store":{"product":{"name":"Soul Reset Bundle",' +
+          '"verifiedPurchases":false,"checkoutSessions":false,' +
+          '"store":{"product":{"name":"Soul Reset Bundle",' +
           '"priceCents":2700,"compareAtCents":8900,"currency":"usd",' +
           '"checkoutUrl":"https://pay.example.com/b/test-123",',
       );

@@ -14,6 +14,11 @@ export type PublicConfig = {
    * delivered through emailed download links (DESIGN.md "Selling for real"), not downloadUrl.
    */
   verifiedPurchases: boolean;
+  /**
+   * STRIPE_SECRET_KEY is set too: the buy buttons ask the server for a Checkout Session of the
+   * published product (shared/orders/checkout-api.ts) instead of opening the Payment Link.
+   */
+  checkoutSessions: boolean;
   /** The live version of the store content: every text and price of the offer. */
   store: StoreContent;
 };
@@ -21,6 +26,7 @@ export type PublicConfig = {
 export const publicConfigDefaults: PublicConfig = {
   downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
   verifiedPurchases: false,
+  checkoutSessions: false,
   store: seedContent(),
 };
 

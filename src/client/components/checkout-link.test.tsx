@@ -1,10 +1,17 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CHECKOUT_PATH } from '../../shared/orders/checkout-api';
+import { publicConfigDefaults } from '../../shared/public-config';
+import { fakeApi } from '../../../tests/support/client/fake-api';
+import { leaveSite } from '../lib/leave-site';
+import { PublicConfigProvider } from '../routing/public-config';
 import { EVENTS_PATH } from '../../shared/insights/insight-events';
 import { CheckoutLink } from './checkout-link';
 
 afterEach(() => {
   Reflect.deleteProperty(window.navigator, 'sendBeacon');
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 it('queues the checkout_click beacon during the click, before the browser follows the link', () => {
@@ -27,4 +34,37 @@ it('queues the checkout_click beacon during the click, before the browser follow
   }
   expect(sentBeforeLeaving).toEqual([[EVENTS_PATH, '{"name":"checkout_click","path":"/"}']]);
   expect(sendBeacon).toHaveBeenCalledOnce();
+});
+
+describe('with Checkout Sessions', () => {
+  const config = { ...publicConfigDefaults, checkoutSessions: true };
+  const renderLink = () =>
+    render(
+      <PublicConfigProvider value={config}>
+        <CheckoutLink source="hero">Buy</CheckoutLink>
+      </PublicConfigProvider>,
+    );
+
+  it('asks the server for a session of the published product and goes there', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {});
+    const leave = vi.spyOn(leaveSite, 'to').mockImplementation(() => {});
+    const api = fakeApi({
+      [CHECKOUT_PATH]: { status: 200, body: { url: 'https://checkout.stripe.com/c/pay/cs_1' } },
+    });
+    renderLink();
+    fireEvent.click(screen.getByRole('link', { name: 'Buy' }));
+    await waitFor(() =>
+      expect(leave).toHaveBeenCalledWith('https://checkout.stripe.com/c/pay/cs_1'),
+    );
+    expect(api.calls).toContain(`POST ${CHECKOUT_PATH}`);
+  });
+
+  it('opens the published Payment Link when the server cannot make one', async () => {
+    vi.spyOn(console, 'info').mockImplementation(() => {});
+    const leave = vi.spyOn(leaveSite, 'to').mockImplementation(() => {});
+    fakeApi({ [CHECKOUT_PATH]: { status: 502, body: { error: 'Bad Gateway', message: 'x' } } });
+    renderLink();
+    fireEvent.click(screen.getByRole('link', { name: 'Buy' }));
+    await waitFor(() => expect(leave).toHaveBeenCalledWith(config.store.product.checkoutUrl));
+  });
 });

@@ -1,7 +1,10 @@
-import type { ReactNode } from 'react';
+import { useState, type MouseEvent, type ReactNode } from 'react';
 import { track } from '../analytics/analytics';
+import { api } from '../lib/api-client';
+import { leaveSite } from '../lib/leave-site';
+import { CHECKOUT_PATH, type CheckoutAnswer } from '../../shared/orders/checkout-api';
 import { priceValue } from '../../shared/store/store-content';
-import { useStoreContent } from '../routing/public-config';
+import { usePublicConfig } from '../routing/public-config';
 
 type CheckoutLinkProps = {
   /** Where on the page the click came from. */
@@ -12,22 +15,45 @@ type CheckoutLinkProps = {
   children: ReactNode;
 };
 
-/** A link to the external checkout, opened in a new tab, that records the click. */
+/**
+ * A link to the external checkout that records the click: the published Payment Link in a new
+ * tab or, when the server makes Checkout Sessions, a session of the published product in this
+ * one (the Payment Link still, should the server not answer).
+ */
 export function CheckoutLink({ source, action, className, children }: CheckoutLinkProps) {
-  const { product } = useStoreContent();
+  const { store, checkoutSessions } = usePublicConfig();
+  const { product } = store;
+  const [opening, setOpening] = useState(false);
+
+  async function openSession(event: MouseEvent<HTMLAnchorElement>) {
+    event.preventDefault();
+    if (opening) return;
+    setOpening(true);
+    try {
+      const { url } = await api.post<CheckoutAnswer>(CHECKOUT_PATH);
+      leaveSite.to(url);
+    } catch {
+      leaveSite.to(product.checkoutUrl);
+    } finally {
+      setOpening(false);
+    }
+  }
+
   return (
     <a
       href={product.checkoutUrl}
       target="_blank"
       rel="noopener noreferrer"
       className={className}
-      onClick={() => {
+      aria-busy={opening || undefined}
+      onClick={(event) => {
         track('stripe_payment_click', {
           source,
           value: priceValue(product),
           currency: product.currency.toUpperCase(),
         });
         if (action) track('cta_click', { source, action });
+        if (checkoutSessions) void openSession(event);
       }}
     >
       {children}

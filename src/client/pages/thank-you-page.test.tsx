@@ -17,6 +17,7 @@ import { resendLinkSent } from '../features/orders/resend-link-form';
 const config: PublicConfig = {
   downloadUrl: '/seed/download.pdf',
   verifiedPurchases: true,
+  checkoutSessions: false,
   store: {
     ...publicConfigDefaults.store,
     product: { ...publicConfigDefaults.store.product, checkoutUrl: 'https://pay.example.com/buy' },

@@ -57,7 +57,7 @@ export function errorBody(statusCode: number, message: string): { error: string;
 }
 
 /**
- * Answers every error in the one shape. Client mistakes keep their message; server faults are
+ * Answers every error in the one shape. Client mistakes and HttpErrors keep their message; other faults are
  * logged and answered without details.
  */
 export const errorHandling = fp(async (app) => {
@@ -71,7 +71,8 @@ export const errorHandling = fp(async (app) => {
         );
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    if (status >= 500) {
+    // An HttpError's message is written for the client, a 502 or 503 included.
+    if (status >= 500 && !(error instanceof HttpError)) {
       request.log.error({ err: error }, 'request failed');
       return reply
         .code(status)

@@ -16,6 +16,7 @@ import { HttpError } from '../http/errors';
 import { parsedOr400 } from '../http/input';
 import type { StripeSettings } from '../config/load-config';
 import { checkBundleFile, sendBundle } from './bundle-file';
+import { checkoutRoute } from './checkout-route';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';
 import { useLink } from './download-links';
 import { applySession, requestNewLink, type OrderRow, type OrderSettings } from './fulfilment';
@@ -93,6 +94,7 @@ export const orderRoutes: FastifyPluginAsync<{
   const { db } = app.database;
   const settings: OrderSettings = app.config;
   const wake = () => app.deliveryWorker.wake();
+  if (options.stripe) await app.register(checkoutRoute, { stripe: options.stripe });
 
   // Stripe signs the exact bytes it sent, so this route reads the body raw.
   await app.register(async (scope) => {

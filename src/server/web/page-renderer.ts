@@ -61,6 +61,7 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
     const settings = {
       downloadUrl: app.config.downloadUrl,
       verifiedPurchases: app.config.stripe !== undefined,
+      checkoutSessions: app.config.stripe?.secretKey !== undefined,
     };
     app.decorate('pages', {
       render: (store, year) => renderIndexPage(html, { ...settings, store }, renderRoute, year),
