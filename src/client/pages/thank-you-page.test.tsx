@@ -213,4 +213,24 @@ describe('thank-you page without verified purchases', () => {
     expect(analytics).toEqual(['[analytics] page_view thank_you {}', purchaseLine]);
     expect(calls).toEqual([]);
   });
+
+  it('says what the published content says, and counts the published price', () => {
+    sessionAnswers({ status: 'failed' });
+    const store = {
+      ...config.store,
+      product: { ...config.store.product, priceCents: 3550, currency: 'eur' },
+      thankYou: { title: 'Welcome to your reset', text: 'Start with day one tonight.' },
+    };
+    renderAtPath(
+      paths.thankYou,
+      <PublicConfigProvider value={{ ...config, verifiedPurchases: false, store }}>
+        <ThankYouPage />
+      </PublicConfigProvider>,
+    );
+    expect(heading()).toBe('Welcome to your reset');
+    expect(screen.getByText(/is ready\./).textContent).toBe(
+      'Your Soul Reset Bundle is ready. Start with day one tonight.',
+    );
+    expect(analytics).toContain('[analytics] conversion purchase {"value":35.5,"currency":"EUR"}');
+  });
 });

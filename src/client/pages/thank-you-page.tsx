@@ -10,7 +10,6 @@ import { recordPurchase } from '../features/orders/purchase-conversion';
 import { VerifiedThankYou } from '../features/orders/verified-thank-you';
 import { useScrollToTop } from '../lib/use-scroll-to-top';
 import { paths } from '../../shared/paths';
-import { product } from '../../shared/product';
 
 export function ThankYouPage() {
   const { verifiedPurchases, store } = usePublicConfig();
@@ -41,17 +40,16 @@ export function ThankYouPage() {
 
 /** The seed's page: thanks on arrival and the configured DOWNLOAD_URL, with nothing checked. */
 function UnverifiedThankYou() {
-  const { downloadUrl } = usePublicConfig();
+  const { downloadUrl, store } = usePublicConfig();
+  const { product, thankYou } = store;
 
   return (
     <main className="mx-auto max-w-2xl px-6 py-16 text-center sm:py-24">
       <CheckCircle2 aria-hidden="true" className="mx-auto h-16 w-16 text-sage-600" />
-      <h1 className="mt-6 font-serif text-4xl text-sage-800 sm:text-5xl">
-        Thank You for Your Purchase!
-      </h1>
+      <h1 className="mt-6 font-serif text-4xl text-sage-800 sm:text-5xl">{thankYou.title}</h1>
       <p className="mt-5 text-lg text-ink-muted">
-        Your <strong className="font-semibold text-ink">{product.name}</strong> is ready. Your
-        30-day reset starts whenever you are.
+        Your <strong className="font-semibold text-ink">{product.name}</strong> is ready.{' '}
+        {thankYou.text}
       </p>
       <div className="mt-10 rounded-3xl border border-sand-300 bg-white p-8 text-left shadow-sm">
         <p className="flex items-start gap-3 text-ink">

@@ -33,5 +33,13 @@ export function seedContent(settings: SeedSettings = seedSettingsDefaults): Stor
       title: 'Soul Reset Bundle: find your calm again in 30 days',
       text: 'A gentle 30-day mindfulness and stress-relief program for women who carry too much. Five simple daily habits, five beautiful printables, and a calmer mind you can feel within a week.',
     },
+    thankYou: {
+      title: 'Thank You for Your Purchase!',
+      text: 'Your 30-day reset starts whenever you are.',
+    },
+    receipt: {
+      subject: 'Your Soul Reset Bundle: receipt and download link',
+      intro: 'Thank you for your purchase! Your Soul Reset Bundle is ready to download.',
+    },
   };
 }

@@ -89,6 +89,16 @@ export const storeContentSchema = z
       title: text('The headline', 120),
       text: text('The introduction', 600),
     }),
+    /** The thank-you page after a purchase: its headline, and what follows "Your … is ready." */
+    thankYou: z.object({
+      title: text('The thank-you headline', 120),
+      text: text('The thank-you text', 400),
+    }),
+    /** The buyer's receipt email (its download link, terms and amounts are added to it). */
+    receipt: z.object({
+      subject: text('The receipt subject', 150),
+      intro: text('The receipt opening', 600),
+    }),
   })
   .check(
     z.refine(

@@ -11,7 +11,6 @@ import {
 import { useEffect, type ReactNode } from 'react';
 import { sessionIdSchema, type SessionStatus } from '../../../shared/orders/order-api';
 import { paths } from '../../../shared/paths';
-import { product } from '../../../shared/product';
 import { useStoreContent } from '../../routing/public-config';
 import { Link, useLocation } from '../../routing/router';
 import { primaryButton, secondaryButton } from '../../components/styles';
@@ -63,7 +62,6 @@ const iconClass = 'mx-auto h-16 w-16';
 const titles = {
   confirming: 'Confirming your payment…',
   unconfirmed: 'We could not confirm your payment yet',
-  paid: 'Thank You for Your Purchase!',
   pending: 'We could not confirm your payment yet',
   failed: 'Your payment did not go through',
   review: 'We are checking your payment',
@@ -78,17 +76,17 @@ function Paid({
   sessionId: string;
   session: Extract<SessionStatus, { status: 'paid' }>;
 }) {
-  const { product } = useStoreContent();
+  const { product, thankYou } = useStoreContent();
   useEffect(() => recordPurchaseOnce(sessionId, product), [sessionId, product]);
   return (
     <>
       <Outcome
         icon={<CheckCircle2 aria-hidden="true" className={`${iconClass} text-sage-600`} />}
-        title={titles.paid}
+        title={thankYou.title}
       >
         <p className="mt-5 text-lg text-ink-muted">
-          Your <strong className="font-semibold text-ink">{product.name}</strong> is ready. Your
-          30-day reset starts whenever you are.
+          Your <strong className="font-semibold text-ink">{product.name}</strong> is ready.{' '}
+          {thankYou.text}
         </p>
       </Outcome>
       <div className={card}>
@@ -214,10 +212,13 @@ function Settled({ sessionId, session }: { sessionId: string; session: SessionSt
 
 function Confirmation({ sessionId }: { sessionId: string }) {
   const { confirmation, retry } = useSessionStatus(sessionId);
+  const { thankYou } = useStoreContent();
   const announcement =
-    confirmation.phase === 'settled'
-      ? titles[confirmation.session.status]
-      : titles[confirmation.phase];
+    confirmation.phase !== 'settled'
+      ? titles[confirmation.phase]
+      : confirmation.session.status === 'paid'
+        ? thankYou.title
+        : titles[confirmation.session.status];
   return (
     <div aria-busy={confirmation.phase === 'confirming'}>
       <p role="status" className="sr-only">
@@ -236,6 +237,7 @@ function Confirmation({ sessionId }: { sessionId: string }) {
 
 /** A visit without a Checkout session: where the download is, never the download itself. */
 function FindYourDownload() {
+  const { product } = useStoreContent();
   return (
     <>
       <Outcome

@@ -9,6 +9,10 @@ export type StoreFormValues = {
   checkoutUrl: string;
   heroTitle: string;
   heroText: string;
+  thankYouTitle: string;
+  thankYouText: string;
+  receiptSubject: string;
+  receiptIntro: string;
 };
 
 /** Which form field shows the error of a content path. */
@@ -20,6 +24,10 @@ export const fieldOfPath: Record<string, keyof StoreFormValues> = {
   'product.checkoutUrl': 'checkoutUrl',
   'hero.title': 'heroTitle',
   'hero.text': 'heroText',
+  'thankYou.title': 'thankYouTitle',
+  'thankYou.text': 'thankYouText',
+  'receipt.subject': 'receiptSubject',
+  'receipt.intro': 'receiptIntro',
 };
 
 function digitsOf(currency: string): number {
@@ -37,7 +45,7 @@ function amountText(cents: number, currency: string): string {
 }
 
 export function formValues(content: StoreContent): StoreFormValues {
-  const { product, hero } = content;
+  const { product, hero, thankYou, receipt } = content;
   return {
     name: product.name,
     price: amountText(product.priceCents, product.currency),
@@ -47,6 +55,10 @@ export function formValues(content: StoreContent): StoreFormValues {
     checkoutUrl: product.checkoutUrl,
     heroTitle: hero.title,
     heroText: hero.text,
+    thankYouTitle: thankYou.title,
+    thankYouText: thankYou.text,
+    receiptSubject: receipt.subject,
+    receiptIntro: receipt.intro,
   };
 }
 
@@ -91,6 +103,8 @@ export function contentOf(
         checkoutUrl: values.checkoutUrl,
       },
       hero: { ...base.hero, title: values.heroTitle, text: values.heroText },
+      thankYou: { title: values.thankYouTitle, text: values.thankYouText },
+      receipt: { subject: values.receiptSubject, intro: values.receiptIntro },
     },
   };
 }

@@ -322,6 +322,28 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
           <TextField field="heroText" label="Introduction" multiline {...fieldProps} />
         </Section>
 
+        <Section
+          title="After the purchase"
+          text="The thank-you page and the receipt email every buyer gets."
+        >
+          <TextField field="thankYouTitle" label="Thank-you headline" {...fieldProps} />
+          <TextField
+            field="thankYouText"
+            label="Thank-you text"
+            hint="Shown after “Your product is ready.”"
+            multiline
+            {...fieldProps}
+          />
+          <TextField field="receiptSubject" label="Receipt subject" {...fieldProps} />
+          <TextField
+            field="receiptIntro"
+            label="Receipt opening"
+            hint="The download button, link terms and amount paid follow it."
+            multiline
+            {...fieldProps}
+          />
+        </Section>
+
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className={adminSecondaryButton} disabled={busy !== null}>
             {busy === 'saving' ? <Spinner /> : <Save aria-hidden="true" className="size-4" />}
