@@ -3,7 +3,7 @@ import { track } from '../analytics/analytics';
 import { api } from '../lib/api-client';
 import { leaveSite } from '../lib/leave-site';
 import { CHECKOUT_PATH, type CheckoutAnswer } from '../../shared/orders/checkout-api';
-import { priceValue } from '../../shared/store/store-content';
+import { priceValue } from '../../shared/store/offer';
 import { usePublicConfig } from '../routing/public-config';
 
 type CheckoutLinkProps = {

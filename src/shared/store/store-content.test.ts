@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { seedContent } from './seed-content';
-import { fieldErrors, formatPrice, offerOf, storeContentSchema } from './store-content';
+import { formatPrice, offerOf } from './offer';
+import { fieldErrors, storeContentSchema } from './store-content';
 
 describe('the store content', () => {
   it('seeds the offer the site was built with: $27 against $89, 70% off, save $62', () => {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { currencyDigits } from './offer';
 
 /**
  * The store content (DESIGN.md "The offer, edited by the owner"): one JSON document with
@@ -6,15 +7,6 @@ import * as z from 'zod/mini';
  * versions are kept whole; the page, the checkout and the webhook's amount check all read
  * the price from `product`.
  */
-
-/** The number of decimals a currency is written with (0 for JPY): prices are in its smallest unit. */
-export function currencyDigits(currency: string): number {
-  const format = new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-  });
-  return format.resolvedOptions().maximumFractionDigits ?? 2;
-}
 
 const currency = z.string().check(
   z.refine(
@@ -122,43 +114,4 @@ export function fieldErrors(error: z.core.$ZodError): Record<string, string> {
     fields[key] ??= issue.message;
   }
   return fields;
-}
-
-/** "$27" for whole amounts, "$27.50" otherwise: how the page writes a price. */
-export function formatPrice(amountCents: number, currency: string): string {
-  const amount = amountCents / 10 ** currencyDigits(currency);
-  const digits = Number.isInteger(amount) ? 0 : currencyDigits(currency);
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(amount);
-}
-
-/** The price as a number in the currency's units (27 for 2700 cents): what analytics take. */
-export function priceValue(product: StoreContent['product']): number {
-  return product.priceCents / 10 ** currencyDigits(product.currency);
-}
-
-export type Offer = {
-  price: string;
-  /** Present with a former price: it struck through, the percentage off and the saving. */
-  former?: { price: string; percentOff: number; savings: string };
-};
-
-/** The product's prices as the page shows them, the discount computed, never typed. */
-export function offerOf(product: StoreContent['product']): Offer {
-  const price = formatPrice(product.priceCents, product.currency);
-  const { compareAtCents } = product;
-  if (compareAtCents === null) return { price };
-  const savings = compareAtCents - product.priceCents;
-  return {
-    price,
-    former: {
-      price: formatPrice(compareAtCents, product.currency),
-      percentOff: Math.round((savings / compareAtCents) * 100),
-      savings: formatPrice(savings, product.currency),
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { conversion, track } from '../../analytics/analytics';
 import { CheckoutLink } from '../../components/checkout-link';
-import { offerOf, priceValue } from '../../../shared/store/store-content';
+import { offerOf, priceValue } from '../../../shared/store/offer';
 import { useStoreContent } from '../../routing/public-config';
 import { formPrimaryButton } from '../../components/styles';
 import { VisitorForm, formSubmissionError, requestAlreadySent } from './visitor-form';

@@ -1,5 +1,6 @@
 import { conversion } from '../../analytics/analytics';
-import { priceValue, type StoreContent } from '../../../shared/store/store-content';
+import { priceValue } from '../../../shared/store/offer';
+import type { StoreContent } from '../../../shared/store/store-content';
 
 /** The Checkout sessions whose purchase this browser has already recorded. */
 export const RECORDED_PURCHASES_KEY = 'soul-reset.recorded-purchases';

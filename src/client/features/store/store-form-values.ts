@@ -1,4 +1,5 @@
-import { currencyDigits, type StoreContent } from '../../../shared/store/store-content';
+import { currencyDigits } from '../../../shared/store/offer';
+import type { StoreContent } from '../../../shared/store/store-content';
 
 /** The Store page's form: the content with its prices as the owner types them ("27.50"). */
 export type StoreFormValues = {

@@ -1,7 +1,8 @@
 import { CircleAlert, CircleCheck, Eye, Save, Send } from 'lucide-react';
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { StoreState, StoreVersion } from '../../../shared/store/store-api';
-import { offerOf, type StoreContent } from '../../../shared/store/store-content';
+import { offerOf } from '../../../shared/store/offer';
+import type { StoreContent } from '../../../shared/store/store-content';
 import {
   adminFormInput,
   adminLabel,

@@ -4,7 +4,7 @@ import { track } from '../../analytics/analytics';
 import { primaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { scrollToSection } from '../../lib/scroll';
-import { offerOf } from '../../../shared/store/store-content';
+import { offerOf } from '../../../shared/store/offer';
 import { useStoreContent } from '../../routing/public-config';
 import bundleImage from '../../images/bundle-mockup.svg';
 import { PriceTag } from './price-tag';

@@ -1,4 +1,4 @@
-import { offerOf } from '../../../shared/store/store-content';
+import { offerOf } from '../../../shared/store/offer';
 import { useStoreContent } from '../../routing/public-config';
 
 /** The offer in one line: $27 against the struck-through $89, 70% off, save $62 (computed). */
