@@ -280,8 +280,9 @@ export async function benchOrders(
     };
     const check = checkOrders(tally.orders, tally.events, answered, {
       emailsPerOrder: EMAILS_PER_ORDER,
-      // Deliveries of the warm-up and the main load still in flight when each stopped.
-      inFlightLimit: 2 * CONNECTIONS,
+      // Deliveries of the warm-up and the main load still in flight when each stopped, and
+      // those the load generator gave up waiting for (stored, answered too late).
+      inFlightLimit: 2 * CONNECTIONS + fresh.errors,
     });
 
     const maxClients = Math.max(...DOWNLOAD_ROUNDS.map((r) => r.clients));
