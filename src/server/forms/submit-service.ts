@@ -4,7 +4,7 @@ import type { Config } from '../config/load-config';
 import type { Database, MailDelivery } from '../db/schema';
 import { isDatabaseUnavailable } from '../http/errors';
 import { deliveryColumns, fromNow, markFailed, markSent } from '../mail/delivery-store';
-import { leaseFor } from '../mail/delivery-worker';
+import { sendLeaseFor } from '../mail/delivery-worker';
 import type { Mailer } from '../mail/mailer';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
 import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
@@ -135,7 +135,7 @@ export function createFormService(deps: FormServiceDeps) {
               eb.val(columns.text).as('text'),
               eb.val(inline ? 1 : 0).as('attempts'),
               (inline
-                ? fromNow(leaseFor(deps.config.mailTimeoutMs))
+                ? fromNow(sendLeaseFor(deps.config.mailTimeoutMs))
                 : sql<Date | null>`null::timestamptz`
               ).as('locked_until'),
             ]);
@@ -147,23 +147,47 @@ export function createFormService(deps: FormServiceDeps) {
         return { status: 'success', emailSent: false, ...extra };
       }
 
-      const sent = await deps.mailer.send(message);
-      const emailSent = sent.status === 'sent';
-      if (emailSent) {
-        await markSent(deps.db, [{ id: delivery, source_table: table }]);
-      } else {
-        log.warn(
-          { form, table, id, delivery },
-          'Owner notification failed; stored with email_sent false and queued for a retry',
-        );
-        await markFailed(
-          deps.db,
-          { id: delivery, attempts: 1 },
-          sent.error,
-          deps.config.mailRetryDelaysMs,
-        );
+      let handedOver = false;
+      let answered = false;
+      const attempt = deps.mailer
+        .send(message, () => (handedOver = true))
+        .then(async (sent) => {
+          if (sent.status === 'sent') {
+            await markSent(deps.db, [{ id: delivery, source_table: table }]);
+            return true;
+          }
+          log.warn(
+            { form, table, id, delivery },
+            'Owner notification failed; stored with email_sent false and queued for a retry',
+          );
+          await markFailed(
+            deps.db,
+            { id: delivery, attempts: 1 },
+            sent.error,
+            deps.config.mailRetryDelaysMs,
+          );
+          return false;
+        });
+      attempt.catch((error: unknown) => {
+        if (answered)
+          log.error(
+            { err: error, form, table, delivery },
+            'Could not record the owner notification; its claim runs out and it is retried',
+          );
+      });
+      // The visitor waits at most MAIL_TIMEOUT_MS: a send then waiting for the server's reply
+      // to the whole message goes on after the answer and records its outcome itself.
+      let timer: NodeJS.Timeout | undefined;
+      const replyPending = new Promise<false>((resolve) => {
+        timer = setTimeout(() => handedOver && resolve(false), deps.config.mailTimeoutMs);
+      });
+      try {
+        const emailSent = await Promise.race([attempt, replyPending]);
+        return { status: 'success', emailSent, ...extra };
+      } finally {
+        answered = true;
+        clearTimeout(timer);
       }
-      return { status: 'success', emailSent, ...extra };
     } catch (error) {
       const unavailable = isDatabaseUnavailable(error);
       log.error(

@@ -306,6 +306,27 @@ describeEachDatabase('mail delivery queue', (use) => {
     expect(delivery.last_error).toMatch(/500 ms|timeout/i);
   });
 
+  it('answers a free guide within MAIL_TIMEOUT_MS while the server holds back its reply, then records it sent once', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_TIMEOUT_MS: '500' });
+    const email = freshEmail('late-reply');
+    sink.delayEach(1_500);
+
+    const started = performance.now();
+    const response = await freeGuide(app, email);
+    const elapsed = performance.now() - started;
+
+    expect(response.json()).toMatchObject({ status: 'success', emailSent: false });
+    expect(elapsed).toBeLessThan(500 + 1_000);
+    const { delivery } = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email, 'free_product_gift_submissions');
+      return state.delivery.status === 'sent' ? state : undefined;
+    });
+    expect(delivery).toMatchObject({ attempts: 1, last_error: null });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
   it('retries through the HTTP run API transport the same way', async () => {
     const api = await startMailApiServer();
     cleanups.push(() => api.close());
