@@ -150,6 +150,37 @@ describeEachDatabase('mail delivery after a burst of send timeouts', (use) => {
     expect([...receivedCounts(sink, tag).values()]).toEqual([1]);
   }, 30_000);
 
+  it('goes on sending while a pool of sends waits for replies the server holds back', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), sink, { MAIL_TIMEOUT_MS: '1000', MAIL_RETRY_DELAYS: '60' });
+    const tag = `overdue-${Date.now()}`;
+    const release = sink.hold(
+      (mail) => mail.headers['reply-to']?.startsWith(`${tag}-held`) ?? false,
+    );
+    cleanups.push(async () => release());
+    await sql`
+      insert into mail_deliveries (source_table, source_id, recipient, reply_to, subject, html, text)
+      select 'refund_inquiries', g, ${OWNER}, ${tag} || '-held-' || g || '@example.com', ${tag}, '<p>Q</p>', 'Q'
+      from generate_series(1, ${POOL}::int) as g`.execute(use().db);
+    app.deliveryWorker.wake();
+    await eventually(async () => (sink.held() === POOL ? true : undefined));
+    await queued(use(), tag, 30);
+    app.deliveryWorker.wake();
+
+    // Every slot holds a send waiting for its reply (up to 10 s): once they are overdue (after
+    // MAIL_TIMEOUT_MS) the others go out on the spare connections, not when the wait ends.
+    const started = performance.now();
+    await eventually(
+      async () => ((await states(use(), tag)).sent === 30 ? true : undefined),
+      15_000,
+    );
+    expect(performance.now() - started).toBeLessThan(4_000);
+    expect(sink.held()).toBe(POOL);
+    release();
+    await eventually(async () => ((await states(use(), tag)).sent === 40 ? true : undefined));
+    expect([...receivedCounts(sink, tag).values()].every((n) => n === 1)).toBe(true);
+  }, 30_000);
+
   it('sends at the pool pace through a slow mail server: no send times out waiting behind given-up ones', async () => {
     const sink = await sinkForTest();
     const app = await appWith(use(), sink, {

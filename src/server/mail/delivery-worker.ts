@@ -21,9 +21,10 @@ export type DeliveryWorkerOptions = {
   /** How often to look for due rows when nothing wakes the worker (default from the delays). */
   pollMs?: number;
   /**
-   * Sends in flight at most (default: the transport's connections). No more than the pool
-   * carries: a send waiting for a connection spends its MAIL_TIMEOUT_MS in the queue, and a
-   * slow mail server then times out messages that never reached it.
+   * Sends in flight at most (default: the transport's connections), besides those overdue
+   * for their reply. No more than the pool carries: a send waiting for a connection spends its
+   * MAIL_TIMEOUT_MS in the queue, and a slow mail server then times out messages that never
+   * reached it.
    */
   concurrency?: number;
 };
@@ -100,15 +101,22 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const { db, mailer, log, retryDelaysMs } = options;
   const pollMs = options.pollMs ?? pollFor(retryDelaysMs);
   const concurrency = options.concurrency ?? mailer.parallel;
-  // Rows held at once, sending or waiting to. Their claims are renewed while they are held
-  // (a send may wait long for the server's reply), so no other instance claims them meanwhile.
+  // Rows held at once, sending or waiting to, besides the sends overdue for their reply. Their
+  // claims are renewed while they are held, so no other instance claims them meanwhile.
   const maxHeld = concurrency * 2;
   const leaseMs = leaseFor(options.mailTimeoutMs);
   const recordSent = createSentRecorder(db);
   const waiting: ClaimedDelivery[] = [];
   const sending = new Map<Promise<void>, ClaimedDelivery>();
   /** Sends that handed the server the whole message and wait for its reply. */
-  const awaitingReply = new Set<ClaimedDelivery>();
+  const awaitingReply = new Map<ClaimedDelivery, NodeJS.Timeout>();
+  /**
+   * Of those, the ones still waiting after MAIL_TIMEOUT_MS: a server that went silent may keep
+   * them waiting for replyWaitFor(). They leave their slots to other sends (on the pool's
+   * spare connections, as many again), so the rest of the queue goes out once it is back.
+   */
+  const overdue = new Set<ClaimedDelivery>();
+  const counted = () => sending.size - overdue.size;
   let timer: NodeJS.Timeout | undefined;
   let renewing: NodeJS.Timeout | undefined;
   let claiming: Promise<void> | undefined;
@@ -117,8 +125,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let stopped = true;
 
   async function deliver(delivery: ClaimedDelivery) {
-    const result = await mailer.send(deliveryMessage(delivery), () => awaitingReply.add(delivery));
+    const result = await mailer.send(deliveryMessage(delivery), () => awaitReply(delivery));
+    clearTimeout(awaitingReply.get(delivery));
     awaitingReply.delete(delivery);
+    overdue.delete(delivery);
     if (result.status === 'sent') {
       await recordSent(delivery);
       log.debug({ delivery: delivery.id, attempts: delivery.attempts }, 'Queued email delivered');
@@ -138,9 +148,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
+  function awaitReply(delivery: ClaimedDelivery) {
+    const late = setTimeout(() => {
+      if (!awaitingReply.has(delivery) || overdue.size >= concurrency) return;
+      overdue.add(delivery);
+      pump();
+      if (moreDue) run();
+    }, options.mailTimeoutMs);
+    late.unref();
+    awaitingReply.set(delivery, late);
+  }
+
   /** Starts sends from the claimed rows while the pool has room. */
   function pump() {
-    while (sending.size < concurrency && waiting.length > 0) {
+    while (counted() < concurrency && waiting.length > 0) {
       const delivery = waiting.shift()!;
       const sent = deliver(delivery)
         .catch((error: unknown) =>
@@ -153,7 +174,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           sending.delete(sent);
           pump();
           // Claim the next rows while the rest are still sending.
-          if (moreDue && waiting.length + sending.size <= concurrency) run();
+          if (moreDue && waiting.length + counted() <= concurrency) run();
         });
       sending.set(sent, delivery);
     }
@@ -166,7 +187,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   }
 
   async function claim() {
-    const room = maxHeld - waiting.length - sending.size;
+    const room = maxHeld - waiting.length - counted();
     if (stopped || room <= 0) return;
     const claimed = await claimDue(db, room, leaseMs);
     moreDue = claimed.length === room;

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailTransport } from './transports';
 
-/** Connections the pool keeps open to the SMTP server, each reused for many messages. */
+/** Sends carried at once, each on a connection reused for many messages. */
 const POOL_CONNECTIONS = 10;
 
 type StreamPluginMail = {
@@ -21,7 +21,8 @@ export function smtpTransport(url: string, timeoutMs: number, replyWaitMs: numbe
   const transporter = nodemailer.createTransport({
     url,
     pool: true,
-    maxConnections: POOL_CONNECTIONS,
+    // As many again for sends overdue for their reply, which leave their slots (delivery-worker.ts).
+    maxConnections: POOL_CONNECTIONS * 2,
     maxMessages: Infinity,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,

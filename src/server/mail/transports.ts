@@ -8,8 +8,9 @@ import type { OutgoingMail } from './mail-message';
 export type MailTransport = {
   send(mail: OutgoingMail, signal: AbortSignal, handedOver: () => void): Promise<void>;
   /**
-   * Sends it carries at once (its pooled connections). A send beyond that waits for a free
-   * connection while its timeout runs, so the delivery worker never starts more.
+   * Sends it carries at once (its pooled connections), besides as many that handed over their
+   * message and are overdue for the reply. A send beyond that waits for a free connection while
+   * its timeout runs, so the delivery worker never starts more.
    */
   parallel: number;
   close(): Promise<void>;
