@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../http/errors';
 import { deliveryColumns, fromNow, markFailed, markSent } from '../mail/delivery-store';
 import { sendLeaseFor } from '../mail/delivery-worker';
 import type { Mailer } from '../mail/mailer';
+import { sendAnswering } from '../mail/send-answering';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
 import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
 import { formDefinition, type FormDefinition } from './form-definitions';
@@ -147,47 +148,36 @@ export function createFormService(deps: FormServiceDeps) {
         return { status: 'success', emailSent: false, ...extra };
       }
 
-      let handedOver = false;
-      let answered = false;
-      const attempt = deps.mailer
-        .send(message, () => (handedOver = true))
-        .then(async (sent) => {
-          if (sent.status === 'sent') {
-            await markSent(deps.db, [{ id: delivery, source_table: table }]);
-            return true;
-          }
-          log.warn(
-            { form, table, id, delivery },
-            'Owner notification failed; stored with email_sent false and queued for a retry',
-          );
-          await markFailed(
-            deps.db,
-            { id: delivery, attempts: 1 },
-            sent.error,
-            deps.config.mailRetryDelaysMs,
-          );
-          return false;
-        });
-      attempt.catch((error: unknown) => {
-        if (answered)
+      // The visitor waits at most MAIL_TIMEOUT_MS: a send then waiting for the server's reply
+      // to the whole message goes on after the answer and records its outcome itself.
+      const { answer, result } = sendAnswering(deps.mailer, message, deps.config.mailTimeoutMs);
+      const recorded = result.then(async (sent) => {
+        if (sent.status === 'sent') {
+          await markSent(deps.db, [{ id: delivery, source_table: table }]);
+          return true;
+        }
+        log.warn(
+          { form, table, id, delivery },
+          'Owner notification failed; stored with email_sent false and queued for a retry',
+        );
+        await markFailed(
+          deps.db,
+          { id: delivery, attempts: 1 },
+          sent.error,
+          deps.config.mailRetryDelaysMs,
+        );
+        return false;
+      });
+      if ((await answer) === undefined) {
+        recorded.catch((error: unknown) =>
           log.error(
             { err: error, form, table, delivery },
             'Could not record the owner notification; its claim runs out and it is retried',
-          );
-      });
-      // The visitor waits at most MAIL_TIMEOUT_MS: a send then waiting for the server's reply
-      // to the whole message goes on after the answer and records its outcome itself.
-      let timer: NodeJS.Timeout | undefined;
-      const replyPending = new Promise<false>((resolve) => {
-        timer = setTimeout(() => handedOver && resolve(false), deps.config.mailTimeoutMs);
-      });
-      try {
-        const emailSent = await Promise.race([attempt, replyPending]);
-        return { status: 'success', emailSent, ...extra };
-      } finally {
-        answered = true;
-        clearTimeout(timer);
+          ),
+        );
+        return { status: 'success', emailSent: false, ...extra };
       }
+      return { status: 'success', emailSent: await recorded, ...extra };
     } catch (error) {
       const unavailable = isDatabaseUnavailable(error);
       log.error(
