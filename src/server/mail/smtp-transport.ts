@@ -21,7 +21,8 @@ export function smtpTransport(url: string, timeoutMs: number, replyWaitMs: numbe
   const transporter = nodemailer.createTransport({
     url,
     pool: true,
-    // As many again for sends overdue for their reply, which leave their slots (delivery-worker.ts).
+    // As many again for sends overdue for their reply, which leave their slots
+    // (delivery-worker.ts); requests sending their own email use them too.
     maxConnections: POOL_CONNECTIONS * 2,
     maxMessages: Infinity,
     connectionTimeout: timeoutMs,
