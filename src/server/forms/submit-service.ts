@@ -3,8 +3,14 @@ import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database, MailDelivery } from '../db/schema';
 import { isDatabaseUnavailable } from '../http/errors';
-import { deliveryColumns, fromNow, markFailed, markSent } from '../mail/delivery-store';
-import { sendLeaseFor } from '../mail/delivery-worker';
+import {
+  deliveryColumns,
+  fromNow,
+  markFailed,
+  markSent,
+  renewClaims,
+} from '../mail/delivery-store';
+import { leaseFor, replyLeaseFor } from '../mail/delivery-worker';
 import type { Mailer } from '../mail/mailer';
 import { sendAnswering } from '../mail/send-answering';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
@@ -136,7 +142,7 @@ export function createFormService(deps: FormServiceDeps) {
               eb.val(columns.text).as('text'),
               eb.val(inline ? 1 : 0).as('attempts'),
               (inline
-                ? fromNow(sendLeaseFor(deps.config.mailTimeoutMs))
+                ? fromNow(leaseFor(deps.config.mailTimeoutMs))
                 : sql<Date | null>`null::timestamptz`
               ).as('locked_until'),
             ]);
@@ -174,6 +180,12 @@ export function createFormService(deps: FormServiceDeps) {
             { err: error, form, table, delivery },
             'Could not record the owner notification; its claim runs out and it is retried',
           ),
+        );
+        // The claim covered the send up to MAIL_TIMEOUT_MS; a process killed meanwhile leaves
+        // it to a worker soon after. Now it must cover the wait for the reply too.
+        renewClaims(deps.db, [{ id: delivery }], replyLeaseFor(deps.config.mailTimeoutMs)).catch(
+          (error: unknown) =>
+            log.warn({ err: error, delivery }, 'Could not extend the claim of an email being sent'),
         );
         return { status: 'success', emailSent: false, ...extra };
       }

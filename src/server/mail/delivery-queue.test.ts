@@ -327,6 +327,31 @@ describeEachDatabase('mail delivery queue', (use) => {
     expect(mailsTo(sink, email)).toHaveLength(1);
   });
 
+  it('extends the claim of a free guide whose reply is still awaited after the answer', async () => {
+    const sink = await sinkForTest();
+    const email = freshEmail('held-reply');
+    const release = sink.hold((mail) => mail.headers['reply-to'] === email);
+    cleanups.push(async () => release());
+    // A 6 s claim (2 × MAIL_TIMEOUT_MS + 5 s), then 11 s: the 5 s wait for the reply and 6 s.
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_TIMEOUT_MS: '500' });
+
+    expect((await freeGuide(app, email)).json()).toMatchObject({ emailSent: false });
+
+    await eventually(async () => {
+      const { rows } = await sql<{ extended: boolean }>`
+        select locked_until > now() + interval '8 seconds' as extended from mail_deliveries
+        where reply_to = ${email}`.execute(use().db);
+      return rows[0]?.extended ? true : undefined;
+    });
+    release();
+    const { delivery } = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email, 'free_product_gift_submissions');
+      return state.delivery.status === 'sent' ? state : undefined;
+    });
+    expect(delivery).toMatchObject({ attempts: 1, locked_until: null });
+    expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
   it('retries through the HTTP run API transport the same way', async () => {
     const api = await startMailApiServer();
     cleanups.push(() => api.close());

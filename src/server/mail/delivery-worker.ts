@@ -48,9 +48,9 @@ export function leaseFor(mailTimeoutMs: number): number {
   return mailTimeoutMs * 2 + 5_000;
 }
 
-/** A claim no one renews (a request sending its own email) covers the whole send. */
-export function sendLeaseFor(mailTimeoutMs: number): number {
-  return mailTimeoutMs + replyWaitFor(mailTimeoutMs) + 5_000;
+/** A claim on a send that waits for the server's reply, when no worker renews it. */
+export function replyLeaseFor(mailTimeoutMs: number): number {
+  return replyWaitFor(mailTimeoutMs) + leaseFor(mailTimeoutMs);
 }
 
 /** Poll often enough for short test delays, at most every 5 s for the default delays. */
