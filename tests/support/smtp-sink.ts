@@ -4,6 +4,8 @@ import { parseMail, type ReceivedMail } from './mime';
 
 export type SinkMail = ReceivedMail & { envelopeTo: string[] };
 
+type StallPoint = 'end of data' | 'mail from';
+
 export type SmtpSink = {
   /** smtp://127.0.0.1:<port> */
   url: string;
@@ -23,12 +25,13 @@ export type SmtpSink = {
   held(): number;
   /**
    * From now on, takes every message's content and never answers it (a mail server that stops
-   * answering mid-message), until the returned function is called: then the connections it
-   * left hanging are dropped, unanswered, as a restarted server drops them, and new messages
-   * are accepted again. Returns how many messages it left unanswered.
+   * answering mid-message), or with 'mail from' never answers the sender (so never gets the
+   * content), until the returned function is called: then the connections it left hanging are
+   * dropped, unanswered, as a restarted server drops them, and new messages are accepted
+   * again. Returns how many messages it left unanswered.
    */
-  stall(): () => number;
-  /** Messages whose content arrived and that were left unanswered while stalled. */
+  stall(at?: StallPoint): () => number;
+  /** Messages left unanswered while stalled. */
   stalled(): number;
   close(): Promise<void>;
 };
@@ -62,7 +65,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   let rejecting = false;
   let delayMs = 0;
   let holding: { match: (mail: SinkMail) => boolean; held: (() => void)[] } | undefined;
-  let stalling = false;
+  let stalling: StallPoint | undefined;
   let stalledCount = 0;
   const sockets = new Set<Socket>();
 
@@ -70,12 +73,16 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      if (stalling === 'mail from') stalledCount += 1;
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => void (delayMs > 0 ? setTimeout(finish, delayMs) : finish()));
       const finish = () => {
-        if (stalling) {
+        if (stalling === 'end of data') {
           stalledCount += 1;
           return;
         }
@@ -141,11 +148,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         for (const accept of current.held.splice(0)) accept();
       };
     },
-    stall() {
-      stalling = true;
+    stall(at = 'end of data') {
+      stalling = at;
       const since = stalledCount;
       return () => {
-        stalling = false;
+        stalling = undefined;
         for (const socket of sockets) socket.destroy();
         return stalledCount - since;
       };

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Config } from '../config/load-config';
 import type { Mailer } from '../mail/mailer';
+import { sendAnswering } from '../mail/send-answering';
 import { authLimits } from './auth-limits';
 import { codeEmail } from './code-email';
 
@@ -89,9 +90,12 @@ export function authOptions({ config, db, mailer, logger }: AuthDependencies) {
         storeOTP: 'hashed',
         rateLimit: authLimits.verifiesPerIp,
         async sendVerificationOTP({ email, otp }) {
-          const result = await mailer.send(codeEmail(email, otp));
+          const { answer } = sendAnswering(mailer, codeEmail(email, otp), config.mailTimeoutMs);
+          const result = await answer;
           const delivery = codeDelivery.getStore();
-          if (delivery && result.status === 'failed') delivery.failed = result.error;
+          // No result yet: the server has the whole email and has not answered; the visitor
+          // is not kept waiting for that, and can ask for another code if it never arrives.
+          if (delivery && result?.status === 'failed') delivery.failed = result.error;
         },
       }),
       admin({ defaultRole: 'user', adminRoles: ['admin'] }),

@@ -427,3 +427,25 @@ describeEachDatabase('sign-in behind a trusted proxy (TRUST_PROXY)', (use) => {
     }
   });
 });
+
+describeEachDatabase('sign-in while the mail server holds back its reply', (use) => {
+  it('answers within MAIL_TIMEOUT_MS, and the code arrives', async () => {
+    const sink = await startSmtpSink();
+    const app = await buildTestApp(use(), {
+      config: await testConfig({ SMTP_URL: sink.url, MAIL_TIMEOUT_MS: '500' }),
+    });
+    try {
+      // The server takes the whole email and answers its end 1.5 s later.
+      sink.delayEach(1_500);
+      const email = freshEmail();
+      const started = performance.now();
+      const response = await requestCode(app, email);
+      expect(response.statusCode).toBe(200);
+      expect(performance.now() - started).toBeLessThan(500 + 1_000);
+      expect(await codeFromMail(sink, email)).toMatch(/^\d{6}$/);
+    } finally {
+      await app.close();
+      await sink.close();
+    }
+  });
+});

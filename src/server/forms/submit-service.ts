@@ -3,9 +3,16 @@ import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database, MailDelivery } from '../db/schema';
 import { isDatabaseUnavailable } from '../http/errors';
-import { deliveryColumns, fromNow, markFailed, markSent } from '../mail/delivery-store';
-import { leaseFor } from '../mail/delivery-worker';
+import {
+  deliveryColumns,
+  fromNow,
+  markFailed,
+  markSent,
+  renewClaims,
+} from '../mail/delivery-store';
+import { leaseFor, replyLeaseFor } from '../mail/delivery-worker';
 import type { Mailer } from '../mail/mailer';
+import { sendAnswering } from '../mail/send-answering';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
 import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
 import { formDefinition, type FormDefinition } from './form-definitions';
@@ -147,11 +154,14 @@ export function createFormService(deps: FormServiceDeps) {
         return { status: 'success', emailSent: false, ...extra };
       }
 
-      const sent = await deps.mailer.send(message);
-      const emailSent = sent.status === 'sent';
-      if (emailSent) {
-        await markSent(deps.db, [{ id: delivery, source_table: table }]);
-      } else {
+      // The visitor waits at most MAIL_TIMEOUT_MS: a send then waiting for the server's reply
+      // to the whole message goes on after the answer and records its outcome itself.
+      const { answer, result } = sendAnswering(deps.mailer, message, deps.config.mailTimeoutMs);
+      const recorded = result.then(async (sent) => {
+        if (sent.status === 'sent') {
+          await markSent(deps.db, [{ id: delivery, source_table: table }]);
+          return true;
+        }
         log.warn(
           { form, table, id, delivery },
           'Owner notification failed; stored with email_sent false and queued for a retry',
@@ -162,8 +172,24 @@ export function createFormService(deps: FormServiceDeps) {
           sent.error,
           deps.config.mailRetryDelaysMs,
         );
+        return false;
+      });
+      if ((await answer) === undefined) {
+        recorded.catch((error: unknown) =>
+          log.error(
+            { err: error, form, table, delivery },
+            'Could not record the owner notification; its claim runs out and it is retried',
+          ),
+        );
+        // The claim covered the send up to MAIL_TIMEOUT_MS; a process killed meanwhile leaves
+        // it to a worker soon after. Now it must cover the wait for the reply too.
+        renewClaims(deps.db, [{ id: delivery }], replyLeaseFor(deps.config.mailTimeoutMs)).catch(
+          (error: unknown) =>
+            log.warn({ err: error, delivery }, 'Could not extend the claim of an email being sent'),
+        );
+        return { status: 'success', emailSent: false, ...extra };
       }
-      return { status: 'success', emailSent, ...extra };
+      return { status: 'success', emailSent: await recorded, ...extra };
     } catch (error) {
       const unavailable = isDatabaseUnavailable(error);
       log.error(

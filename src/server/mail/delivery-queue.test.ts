@@ -202,7 +202,7 @@ describeEachDatabase('mail delivery queue', (use) => {
     await sink.waitFor((mail) => mail.headers['reply-to'] === slow);
   });
 
-  it('gives back the claims it had not started when it stops, so they are due again at once', async () => {
+  it('gives back the claims it had not started when it stops, and keeps those awaiting a reply', async () => {
     const sink = await sinkForTest();
     const release = sink.hold(() => true);
     cleanups.push(async () => release());
@@ -226,22 +226,25 @@ describeEachDatabase('mail delivery queue', (use) => {
       return rows[0]!.n === 20 ? true : undefined;
     });
 
+    const started = performance.now();
     await app.close();
+    expect(performance.now() - started).toBeLessThan(1_500 + 1_000);
     const { rows } = await sql<{
       attempts: number;
       waiting: boolean;
-      timed_out: boolean;
+      claimed: boolean;
       n: number;
     }>`
       select attempts, locked_until is null and last_error is null as waiting,
-        last_error like '%1500 ms%' as timed_out, count(*)::int as n
+        locked_until > now() and last_error is null as claimed, count(*)::int as n
       from mail_deliveries where subject = ${tag}
       group by 1, 2, 3 order by 1, 2, 3`.execute(use().db);
     expect(rows).toEqual([
       // Never claimed, and the ten given back: due now, with no attempt counted.
-      { attempts: 0, waiting: true, timed_out: null, n: 40 },
-      // The sends in flight ran to the timeout and were recorded before the app closed.
-      { attempts: 1, waiting: false, timed_out: true, n: 10 },
+      { attempts: 0, waiting: true, claimed: null, n: 40 },
+      // The sends in flight handed over their messages and wait for the replies: the stop
+      // leaves them claimed (sent twice if given back while the server delivers them).
+      { attempts: 1, waiting: false, claimed: true, n: 10 },
     ]);
   });
 
@@ -301,6 +304,52 @@ describeEachDatabase('mail delivery queue', (use) => {
     const { delivery } = await recordAndDelivery(use(), email, 'free_product_gift_submissions');
     expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
     expect(delivery.last_error).toMatch(/500 ms|timeout/i);
+  });
+
+  it('answers a free guide within MAIL_TIMEOUT_MS while the server holds back its reply, then records it sent once', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_TIMEOUT_MS: '500' });
+    const email = freshEmail('late-reply');
+    sink.delayEach(1_500);
+
+    const started = performance.now();
+    const response = await freeGuide(app, email);
+    const elapsed = performance.now() - started;
+
+    expect(response.json()).toMatchObject({ status: 'success', emailSent: false });
+    expect(elapsed).toBeLessThan(500 + 1_000);
+    const { delivery } = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email, 'free_product_gift_submissions');
+      return state.delivery.status === 'sent' ? state : undefined;
+    });
+    expect(delivery).toMatchObject({ attempts: 1, last_error: null });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(mailsTo(sink, email)).toHaveLength(1);
+  });
+
+  it('extends the claim of a free guide whose reply is still awaited after the answer', async () => {
+    const sink = await sinkForTest();
+    const email = freshEmail('held-reply');
+    const release = sink.hold((mail) => mail.headers['reply-to'] === email);
+    cleanups.push(async () => release());
+    // A 6 s claim (2 × MAIL_TIMEOUT_MS + 5 s), then 11 s: the 5 s wait for the reply and 6 s.
+    const app = await appWith(use(), { SMTP_URL: sink.url, MAIL_TIMEOUT_MS: '500' });
+
+    expect((await freeGuide(app, email)).json()).toMatchObject({ emailSent: false });
+
+    await eventually(async () => {
+      const { rows } = await sql<{ extended: boolean }>`
+        select locked_until > now() + interval '8 seconds' as extended from mail_deliveries
+        where reply_to = ${email}`.execute(use().db);
+      return rows[0]?.extended ? true : undefined;
+    });
+    release();
+    const { delivery } = await eventually(async () => {
+      const state = await recordAndDelivery(use(), email, 'free_product_gift_submissions');
+      return state.delivery.status === 'sent' ? state : undefined;
+    });
+    expect(delivery).toMatchObject({ attempts: 1, locked_until: null });
+    expect(mailsTo(sink, email)).toHaveLength(1);
   });
 
   it('retries through the HTTP run API transport the same way', async () => {

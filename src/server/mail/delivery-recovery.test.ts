@@ -68,10 +68,12 @@ describeEachDatabase('mail delivery after a burst of send timeouts', (use) => {
       MAIL_RETRY_DELAYS: Array.from({ length: 20 }, () => '0.2').join(','),
     });
     const tag = `burst-${Date.now()}`;
-    const recover = sink.stall();
+    // Unanswered before it has the message, a send is given up at MAIL_TIMEOUT_MS (one that
+    // handed over the whole message waits longer for the reply: the next tests).
+    const recover = sink.stall('mail from');
     await queued(use(), tag, 120);
     app.deliveryWorker.wake();
-    // Every send hangs mid-message and times out; three pools' worth reaching the server means
+    // Every send hangs and times out; three pools' worth reaching the server means
     // the timed-out sends gave back their worker slots and connections, and the worker went on
     // claiming (new rows and due retries) while sends hung.
     await eventually(async () => (sink.stalled() >= 3 * POOL ? true : undefined), 15_000);
@@ -102,6 +104,82 @@ describeEachDatabase('mail delivery after a burst of send timeouts', (use) => {
     // At the pool's pace (a local server: well under a second), not a poll or lease later.
     expect(elapsed).toBeLessThan(8_000);
   }, 60_000);
+
+  it('records a message the server answers only after MAIL_TIMEOUT_MS as sent, and sends it once', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), sink, {
+      MAIL_TIMEOUT_MS: '500',
+      MAIL_RETRY_DELAYS: '0.2,0.2,0.2',
+    });
+    const tag = `late-${Date.now()}`;
+    // The server takes each message whole and answers its end 1.5 s later.
+    sink.delayEach(1_500);
+    await queued(use(), tag, 3);
+    app.deliveryWorker.wake();
+
+    await eventually(
+      async () => ((await states(use(), tag)).sent === 3 ? true : undefined),
+      15_000,
+    );
+    const { rows } = await sql<{ attempts: number; errors: number }>`
+      select max(attempts)::int as attempts, count(last_error)::int as errors
+      from mail_deliveries where subject = ${tag}`.execute(use().db);
+    expect(rows[0]).toEqual({ attempts: 1, errors: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect([...receivedCounts(sink, tag).values()]).toEqual([1, 1, 1]);
+  }, 30_000);
+
+  it('keeps the claim of a send waiting for its reply beyond the lease, so no one else sends it', async () => {
+    const sink = await sinkForTest();
+    // A 7 s lease (leaseFor), renewed while the send waits up to 10 s for the reply.
+    const app = await appWith(use(), sink, { MAIL_TIMEOUT_MS: '1000', MAIL_RETRY_DELAYS: '0.2' });
+    const tag = `renewed-${Date.now()}`;
+    const release = sink.hold(() => true);
+    cleanups.push(async () => release());
+    await queued(use(), tag, 1);
+    app.deliveryWorker.wake();
+    await eventually(async () => (sink.held() === 1 ? true : undefined));
+
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    const { rows } = await sql<{ claimed: boolean }>`
+      select locked_until > now() as claimed from mail_deliveries
+      where subject = ${tag}`.execute(use().db);
+    expect(rows).toEqual([{ claimed: true }]);
+    release();
+    await eventually(async () => ((await states(use(), tag)).sent === 1 ? true : undefined));
+    expect([...receivedCounts(sink, tag).values()]).toEqual([1]);
+  }, 30_000);
+
+  it('goes on sending while a pool of sends waits for replies the server holds back', async () => {
+    const sink = await sinkForTest();
+    const app = await appWith(use(), sink, { MAIL_TIMEOUT_MS: '1000', MAIL_RETRY_DELAYS: '60' });
+    const tag = `overdue-${Date.now()}`;
+    const release = sink.hold(
+      (mail) => mail.headers['reply-to']?.startsWith(`${tag}-held`) ?? false,
+    );
+    cleanups.push(async () => release());
+    await sql`
+      insert into mail_deliveries (source_table, source_id, recipient, reply_to, subject, html, text)
+      select 'refund_inquiries', g, ${OWNER}, ${tag} || '-held-' || g || '@example.com', ${tag}, '<p>Q</p>', 'Q'
+      from generate_series(1, ${POOL}::int) as g`.execute(use().db);
+    app.deliveryWorker.wake();
+    await eventually(async () => (sink.held() === POOL ? true : undefined));
+    await queued(use(), tag, 30);
+    app.deliveryWorker.wake();
+
+    // Every slot holds a send waiting for its reply (up to 10 s): once they are overdue (after
+    // MAIL_TIMEOUT_MS) the others go out on the spare connections, not when the wait ends.
+    const started = performance.now();
+    await eventually(
+      async () => ((await states(use(), tag)).sent === 30 ? true : undefined),
+      15_000,
+    );
+    expect(performance.now() - started).toBeLessThan(4_000);
+    expect(sink.held()).toBe(POOL);
+    release();
+    await eventually(async () => ((await states(use(), tag)).sent === 40 ? true : undefined));
+    expect([...receivedCounts(sink, tag).values()].every((n) => n === 1)).toBe(true);
+  }, 30_000);
 
   it('sends at the pool pace through a slow mail server: no send times out waiting behind given-up ones', async () => {
     const sink = await sinkForTest();

@@ -70,6 +70,19 @@ export async function claimDue(
   return claimed.rows;
 }
 
+/** Renews the claims of rows still being worked on, so no one else claims them meanwhile. */
+export async function renewClaims(
+  db: Kysely<Database>,
+  deliveries: readonly Pick<ClaimedDelivery, 'id'>[],
+  leaseMs: number,
+): Promise<void> {
+  if (deliveries.length === 0) return;
+  await sql`
+    update mail_deliveries set locked_until = ${fromNow(leaseMs)}
+    where id in (${sql.join(deliveries.map((delivery) => delivery.id))})
+      and status = 'pending' and locked_until is not null`.execute(db);
+}
+
 /** Gives back claims that were never tried (the worker is stopping): due again at once. */
 export async function releaseClaims(
   db: Kysely<Database>,

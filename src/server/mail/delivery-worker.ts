@@ -7,9 +7,10 @@ import {
   markFailed,
   markSent,
   releaseClaims,
+  renewClaims,
   type ClaimedDelivery,
 } from './delivery-store';
-import type { Mailer } from './mailer';
+import { replyWaitFor, type Mailer } from './mailer';
 
 export type DeliveryWorkerOptions = {
   db: Kysely<Database>;
@@ -20,9 +21,10 @@ export type DeliveryWorkerOptions = {
   /** How often to look for due rows when nothing wakes the worker (default from the delays). */
   pollMs?: number;
   /**
-   * Sends in flight at most (default: the transport's connections). No more than the pool
-   * carries: a send waiting for a connection spends its MAIL_TIMEOUT_MS in the queue, and a
-   * slow mail server then times out messages that never reached it.
+   * Sends in flight at most (default: the transport's connections), besides those overdue
+   * for their reply. No more than the pool carries: a send waiting for a connection spends its
+   * MAIL_TIMEOUT_MS in the queue, and a slow mail server then times out messages that never
+   * reached it.
    */
   concurrency?: number;
 };
@@ -31,13 +33,24 @@ export type DeliveryWorker = {
   start(): void;
   /** Looks for due rows now (a new delivery was queued) instead of at the next poll. */
   wake(): void;
-  /** Stops claiming and waits for the sends in flight to be recorded. */
+  /**
+   * Stops claiming and waits, at most MAIL_TIMEOUT_MS, for the sends in flight to be recorded.
+   * A send still waiting for the server's reply then keeps its claim until the lease runs out.
+   */
   stop(): Promise<void>;
 };
 
-/** A claim outlives any send it covers: the send is abandoned at mailTimeoutMs. */
+/**
+ * The worker's claim, renewed every third of it while the worker holds the row: it outlives a
+ * wait for a free slot and a send up to the hand-over of the message (MAIL_TIMEOUT_MS each).
+ */
 export function leaseFor(mailTimeoutMs: number): number {
   return mailTimeoutMs * 2 + 5_000;
+}
+
+/** A claim on a send that waits for the server's reply, when no worker renews it. */
+export function replyLeaseFor(mailTimeoutMs: number): number {
+  return replyWaitFor(mailTimeoutMs) + leaseFor(mailTimeoutMs);
 }
 
 /** Poll often enough for short test delays, at most every 5 s for the default delays. */
@@ -88,21 +101,34 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const { db, mailer, log, retryDelaysMs } = options;
   const pollMs = options.pollMs ?? pollFor(retryDelaysMs);
   const concurrency = options.concurrency ?? mailer.parallel;
-  // Rows held at once, sending or waiting to. A waiting row starts within two rounds of
-  // MAIL_TIMEOUT_MS, well inside its lease, so no other instance can claim it meanwhile.
+  // Rows held at once, sending or waiting to, besides the sends overdue for their reply. Their
+  // claims are renewed while they are held, so no other instance claims them meanwhile.
   const maxHeld = concurrency * 2;
   const leaseMs = leaseFor(options.mailTimeoutMs);
   const recordSent = createSentRecorder(db);
   const waiting: ClaimedDelivery[] = [];
-  const sending = new Set<Promise<void>>();
+  const sending = new Map<Promise<void>, ClaimedDelivery>();
+  /** Sends that handed the server the whole message and wait for its reply. */
+  const awaitingReply = new Map<ClaimedDelivery, NodeJS.Timeout>();
+  /**
+   * Of those, the ones still waiting after MAIL_TIMEOUT_MS: a server that went silent may keep
+   * them waiting for replyWaitFor(). They leave their slots to other sends (on the pool's
+   * spare connections, as many again), so the rest of the queue goes out once it is back.
+   */
+  const overdue = new Set<ClaimedDelivery>();
+  const counted = () => sending.size - overdue.size;
   let timer: NodeJS.Timeout | undefined;
+  let renewing: NodeJS.Timeout | undefined;
   let claiming: Promise<void> | undefined;
   let again = false;
   let moreDue = false;
   let stopped = true;
 
   async function deliver(delivery: ClaimedDelivery) {
-    const result = await mailer.send(deliveryMessage(delivery));
+    const result = await mailer.send(deliveryMessage(delivery), () => awaitReply(delivery));
+    clearTimeout(awaitingReply.get(delivery));
+    awaitingReply.delete(delivery);
+    overdue.delete(delivery);
     if (result.status === 'sent') {
       await recordSent(delivery);
       log.debug({ delivery: delivery.id, attempts: delivery.attempts }, 'Queued email delivered');
@@ -122,9 +148,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
+  function awaitReply(delivery: ClaimedDelivery) {
+    const late = setTimeout(() => {
+      if (!awaitingReply.has(delivery) || overdue.size >= concurrency) return;
+      overdue.add(delivery);
+      pump();
+      if (moreDue) run();
+    }, options.mailTimeoutMs);
+    late.unref();
+    awaitingReply.set(delivery, late);
+  }
+
   /** Starts sends from the claimed rows while the pool has room. */
   function pump() {
-    while (sending.size < concurrency && waiting.length > 0) {
+    while (counted() < concurrency && waiting.length > 0) {
       const delivery = waiting.shift()!;
       const sent = deliver(delivery)
         .catch((error: unknown) =>
@@ -137,14 +174,20 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           sending.delete(sent);
           pump();
           // Claim the next rows while the rest are still sending.
-          if (moreDue && waiting.length + sending.size <= concurrency) run();
+          if (moreDue && waiting.length + counted() <= concurrency) run();
         });
-      sending.add(sent);
+      sending.set(sent, delivery);
     }
   }
 
+  async function renew() {
+    await renewClaims(db, [...waiting, ...sending.values()], leaseMs).catch((error: unknown) =>
+      log.warn({ err: error }, 'Could not renew the claims of emails being sent'),
+    );
+  }
+
   async function claim() {
-    const room = maxHeld - waiting.length - sending.size;
+    const room = maxHeld - waiting.length - counted();
     if (stopped || room <= 0) return;
     const claimed = await claimDue(db, room, leaseMs);
     moreDue = claimed.length === room;
@@ -183,6 +226,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     start() {
       if (!stopped) return;
       stopped = false;
+      renewing = setInterval(() => void renew(), leaseMs / 3);
+      renewing.unref();
       schedule(0);
     },
     wake() {
@@ -193,12 +238,25 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       clearTimeout(timer);
       await claiming;
       const unsent = waiting.splice(0);
+      let bound: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>(
+        (resolve) => (bound = setTimeout(resolve, options.mailTimeoutMs)),
+      );
+      // By the deadline every send has been recorded, is being given up at its timeout, or has
+      // handed over its message and waits for the reply. That one keeps its claim rather than
+      // handing it back: the server may be delivering the message, and a retry now would send
+      // it twice. Its claim runs out a lease after the last renewal; the row is retried then.
+      const recorded = [...sending].map(([sent, delivery]) =>
+        Promise.race([sent, deadline.then(() => (awaitingReply.has(delivery) ? undefined : sent))]),
+      );
       await Promise.all([
-        ...sending,
+        ...recorded,
         releaseClaims(db, unsent).catch((error: unknown) =>
           log.warn({ err: error }, 'Could not release claimed emails; their claims expire'),
         ),
       ]);
+      clearTimeout(bound);
+      clearInterval(renewing);
     },
   };
 }

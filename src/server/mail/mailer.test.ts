@@ -173,6 +173,36 @@ describe('SMTP', () => {
     expect(result.status === 'failed' && result.error).toMatch(/ECONNREFUSED/);
   });
 
+  it('waits past MAIL_TIMEOUT_MS for the reply to a message the server took whole', async () => {
+    const sink = await withSink();
+    // The server has the whole message and answers its end 1 s later, past the 400 ms timeout:
+    // giving up then would record as unsent a message that was delivered.
+    sink.delayEach(1_000);
+    const { mailer } = await mailerWith({ SMTP_URL: sink.url });
+    let handedOver = 0;
+
+    const result = await mailer.send(message, () => (handedOver += 1));
+
+    expect(result).toEqual({ status: 'sent' });
+    expect(handedOver).toBe(1);
+    expect(sink.messages).toHaveLength(1);
+  });
+
+  it('gives up at MAIL_TIMEOUT_MS on a server that stops answering before it has the message', async () => {
+    const sink = await withSink();
+    sink.stall('mail from');
+    const { mailer } = await mailerWith({ SMTP_URL: sink.url });
+    let handedOver = 0;
+
+    const started = performance.now();
+    const result = await mailer.send(message, () => (handedOver += 1));
+
+    expect(result).toEqual({ status: 'failed', error: 'no answer within 400 ms' });
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(handedOver).toBe(0);
+    expect(sink.stalled()).toBe(1);
+  });
+
   it('gives up on a server that never answers within MAIL_TIMEOUT_MS', async () => {
     const silent: Server = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

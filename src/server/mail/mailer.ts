@@ -6,9 +6,20 @@ import { outboxTransport } from './outbox-transport';
 import { smtpTransport } from './smtp-transport';
 import type { MailTransport } from './transports';
 
+/**
+ * How long a send that handed the server the whole message waits for its reply. Given up
+ * sooner, a message the server took is recorded as not sent and sent again (RFC 1047), so this
+ * is much longer than MAIL_TIMEOUT_MS, as RFC 5321 §4.5.3.2 asks; yet short enough that a
+ * message a server swallowed without a word is retried within minutes.
+ */
+export function replyWaitFor(mailTimeoutMs: number): number {
+  return mailTimeoutMs * 10;
+}
+
 /** The one way the app sends mail, whatever the configured transport. */
 export type Mailer = {
-  send(message: MailMessage): Promise<SendResult>;
+  /** `handedOver` runs once only the server's reply to the whole message is awaited. */
+  send(message: MailMessage, handedOver?: () => void): Promise<SendResult>;
   /** Sends the transport carries at once; more wait for a connection with their timeout running. */
   parallel: number;
   close(): Promise<void>;
@@ -29,15 +40,16 @@ function transportFor(
     case 'outbox':
       return outboxTransport(config.dataDir, logger, print);
     case 'smtp':
-      return smtpTransport(mail.url, config.mailTimeoutMs);
+      return smtpTransport(mail.url, config.mailTimeoutMs, replyWaitFor(config.mailTimeoutMs));
     case 'api':
       return apiTransport(mail);
   }
 }
 
 /**
- * Sends through the configured transport within MAIL_TIMEOUT_MS. A failure or a timeout is
- * logged and returned as `failed`, never thrown: callers record it and carry on.
+ * Sends through the configured transport within MAIL_TIMEOUT_MS, and once the server has the
+ * whole message, waits replyWaitFor() more for its reply. A failure or a timeout is logged and
+ * returned as `failed`, never thrown: callers record it and carry on.
  */
 export function createMailer(
   config: Config,
@@ -46,21 +58,29 @@ export function createMailer(
 ): Mailer {
   const transport = transportFor(config, logger, options);
   return {
-    async send(message) {
+    async send(message, handedOver) {
       // A timer cleared once the send settles: AbortSignal.timeout would fire (and build an
       // abort error) for every message long after it was sent.
       const controller = new AbortController();
       const { signal } = controller;
-      const timer = setTimeout(
-        () => controller.abort(new Error(`no answer within ${config.mailTimeoutMs} ms`)),
-        config.mailTimeoutMs,
-      );
+      const giveUp = (reason: string, ms: number) =>
+        setTimeout(() => controller.abort(new Error(reason)), ms);
+      let timer = giveUp(`no answer within ${config.mailTimeoutMs} ms`, config.mailTimeoutMs);
+      let waitingForReply = false;
+      const onHandedOver = () => {
+        if (waitingForReply || signal.aborted) return;
+        waitingForReply = true;
+        clearTimeout(timer);
+        const replyWaitMs = replyWaitFor(config.mailTimeoutMs);
+        timer = giveUp(`no reply to the end of the message within ${replyWaitMs} ms`, replyWaitMs);
+        handedOver?.();
+      };
       try {
-        await transport.send(toOutgoing(message, config.mailFrom), signal);
+        await transport.send(toOutgoing(message, config.mailFrom), signal, onHandedOver);
         return { status: 'sent' };
       } catch (error) {
         const reason = signal.aborted
-          ? `no answer within ${config.mailTimeoutMs} ms`
+          ? (signal.reason as Error).message
           : error instanceof Error
             ? error.message
             : String(error);

@@ -1,27 +1,50 @@
+import { PassThrough, pipeline, type Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailTransport } from './transports';
 
-/** Connections the pool keeps open to the SMTP server, each reused for many messages. */
+/** Sends carried at once, each on a connection reused for many messages. */
 const POOL_CONNECTIONS = 10;
+
+type StreamPluginMail = {
+  data: { handedOver?: () => void };
+  message: { processFunc(process: (input: Readable) => Readable): void };
+};
 
 /**
  * Real delivery over SMTP (SMTP_URL); nodemailer reads TLS and auth options from the URL.
  * One pooled transporter per process: every email reuses an open connection instead of a
- * new TCP and SMTP handshake.
+ * new TCP and SMTP handshake. Connecting and the greeting are bounded by `timeoutMs`; the
+ * socket may stay silent for `replyWaitMs`, the wait for the reply to the end of the data.
  */
-export function smtpTransport(url: string, timeoutMs: number): MailTransport {
+export function smtpTransport(url: string, timeoutMs: number, replyWaitMs: number): MailTransport {
   const transporter = nodemailer.createTransport({
     url,
     pool: true,
-    maxConnections: POOL_CONNECTIONS,
+    // As many again for sends overdue for their reply, which leave their slots
+    // (delivery-worker.ts); requests sending their own email use them too.
+    maxConnections: POOL_CONNECTIONS * 2,
     maxMessages: Infinity,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
+    socketTimeout: replyWaitMs,
+  });
+  // The last stage of the message stream is read by the connection only after the server took
+  // the envelope and the DATA command; its end means the whole message went to the socket.
+  transporter.use('stream', (mail, done) => {
+    const { data, message } = mail as unknown as StreamPluginMail;
+    const { handedOver } = data;
+    if (handedOver) {
+      message.processFunc((input) => {
+        const output = new PassThrough();
+        output.once('end', handedOver);
+        return pipeline(input, output, () => {});
+      });
+    }
+    done();
   });
   return {
-    async send(mail, signal) {
+    async send(mail, signal, handedOver) {
       // Composed into one buffer first: streamed, the message reaches the socket in dozens of
       // small writes, one system call each.
       const raw = await new MailComposer(mail).compile().build();
@@ -34,6 +57,7 @@ export function smtpTransport(url: string, timeoutMs: number): MailTransport {
         envelope: { from: mail.from, to: mail.to },
         raw,
         signal,
+        handedOver,
       } as Parameters<typeof transporter.sendMail>[0]);
       let onAbort = () => {};
       try {
