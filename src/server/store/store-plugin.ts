@@ -2,9 +2,10 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/load-config';
 import { seedContent } from '../../shared/store/seed-content';
 import type { StoreContent } from '../../shared/store/store-content';
+import { watchPublished, type PublishedWatch } from './published-watch';
+import { newerVersion, seedFirstVersion, type PublishedStore } from './store-versions';
 
-/** The live version of the store content. */
-export type PublishedStore = { version: number; publishedAt: Date; content: StoreContent };
+export type { PublishedStore } from './store-versions';
 
 /** What the rest of the app reads of the store content. */
 export type StoreService = {
@@ -12,6 +13,8 @@ export type StoreService = {
   published(): PublishedStore;
   /** Called after this instance starts serving a newer published version. */
   onPublish(listener: (published: PublishedStore) => void): void;
+  /** Reads the live version now (after a publish of this instance's own, say). */
+  refresh(): Promise<PublishedStore>;
 };
 
 declare module 'fastify' {
@@ -19,6 +22,11 @@ declare module 'fastify' {
     store: StoreService;
   }
 }
+
+/** How often each instance reads the live version when no notification came (a lost one). */
+const POLL_MS = 2_000;
+/** How soon a dropped listening connection is opened again. */
+const RETRY_MS = 1_000;
 
 /** The first version, from the server's settings (PRODUCT_PRICE_CENTS, PRODUCT_CURRENCY, CHECKOUT_URL). */
 export function seedFromConfig(config: Pick<Config, 'product' | 'checkoutUrl'>): StoreContent {
@@ -29,18 +37,73 @@ export function seedFromConfig(config: Pick<Config, 'product' | 'checkoutUrl'>):
   });
 }
 
-/** The store content service: the seed as version 1 until versions are stored. */
+/**
+ * The store content service. At start (the database is migrated by then) it seeds the first
+ * version once and reads the live one; from then on every instance follows publishes within
+ * STORE_REFRESH_MS: notified through PostgreSQL's LISTEN/NOTIFY, and polling every POLL_MS
+ * in case a notification was lost.
+ */
 export const storePlugin = fp(
   async (app) => {
-    const published: PublishedStore = {
-      version: 1,
-      publishedAt: new Date(),
-      content: seedFromConfig(app.config),
-    };
+    const { db } = app.database;
+    await seedFirstVersion(db, seedFromConfig(app.config));
+    let published = await newerVersion(db);
+    if (!published) throw new Error('The store has no published version.');
+    const listeners: ((published: PublishedStore) => void)[] = [];
+
+    let reading: Promise<PublishedStore> | undefined;
+    function refresh(): Promise<PublishedStore> {
+      // One read at a time; a call during one waits for it and then reads again, so a publish
+      // committed just before the call is seen.
+      const previous = reading;
+      const next = (async () => {
+        await previous?.catch(() => {});
+        const newer = await newerVersion(db, published!.version);
+        if (newer && newer.version > published!.version) {
+          published = newer;
+          for (const listener of listeners) {
+            try {
+              listener(newer);
+            } catch (error) {
+              app.log.error({ err: error }, 'A store content listener failed');
+            }
+          }
+        }
+        return published!;
+      })();
+      reading = next;
+      void next
+        .finally(() => {
+          if (reading === next) reading = undefined;
+        })
+        .catch(() => {});
+      return next;
+    }
+
     app.decorate('store', {
-      published: () => published,
-      onPublish: () => {},
+      published: () => published!,
+      onPublish: (listener) => {
+        listeners.push(listener);
+      },
+      refresh,
     } satisfies StoreService);
+
+    let watch: PublishedWatch | undefined;
+    app.addHook('onReady', async () => {
+      watch = watchPublished({
+        newClient: () => app.database.newClient(),
+        check: async () => {
+          await refresh();
+        },
+        log: app.log,
+        pollMs: POLL_MS,
+        retryMs: RETRY_MS,
+      });
+    });
+    app.addHook('preClose', async () => {
+      await watch?.stop();
+      await reading?.catch(() => {});
+    });
   },
   { name: 'store' },
 );
