@@ -61,8 +61,10 @@ function mismatch(order: OrderRow, price: PriceCheck): string | undefined {
   if (!price.matches) {
     const paid = `Paid ${formatMoney(order.amount_total, order.currency)}`;
     const { expected, named } = price;
-    if (!expected)
-      return `${paid}; the checkout names store version ${named}, which was never published.`;
+    if (!expected) {
+      const which = named ? `store version ${named}` : 'a store version';
+      return `${paid}; the checkout names ${which}, which was never published.`;
+    }
     const costs = formatMoney(expected.priceCents, expected.currency);
     return named === undefined
       ? `${paid}; the product costs ${costs}.`

@@ -37,7 +37,14 @@ export function watchPublished(options: {
 
   async function listen() {
     if (stopped) return;
-    const current = newClient();
+    let current: pg.Client;
+    try {
+      current = newClient();
+    } catch (error) {
+      log.warn({ err: error }, 'The store content listener could not connect');
+      reconnectLater();
+      return;
+    }
     client = current;
     let lost = false;
     const drop = () => {
