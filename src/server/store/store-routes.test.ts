@@ -1,12 +1,14 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { placesHolding } from '../../../tests/support/places-holding';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { auditPath, type AuditEntry } from '../../shared/admin/audit-api';
+import { peopleErasePath } from '../../shared/admin/people-api';
 import {
   storePath,
   storePublishPath,
@@ -227,5 +229,27 @@ describeEachDatabase('the store content admin API', (use) => {
     const versions = (await admin('GET', storeVersionsPath())).json<StoreVersionPage>();
     expect(versions.count).toBe(5);
     expect((await state()).draft).toEqual(seed);
+  });
+
+  it('an erased admin address leaves the versions and the draft as "[erased]" (last: it ends the session)', async () => {
+    const erased = await admin('POST', peopleErasePath(), { email: ADMIN });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().erased).toEqual(
+      expect.arrayContaining([
+        { table: 'store_versions', deleted: 0, scrubbed: 4 },
+        { table: 'store_draft', deleted: 0, scrubbed: 1 },
+      ]),
+    );
+    const { rows } = await sql<{ by: string | null }>`
+      select published_by as by from store_versions order by version`.execute(use().db);
+    expect(rows.map((row) => row.by)).toEqual([
+      null,
+      '[erased]',
+      '[erased]',
+      '[erased]',
+      '[erased]',
+    ]);
+    // Only the erase's own entry names who erased.
+    expect(await placesHolding(use().db, ADMIN)).toEqual(['public.admin_audit_log.admin_email']);
   });
 });
