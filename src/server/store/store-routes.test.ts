@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { hostileValue } from '../../../tests/support/fuzz/hostile-values';
 import { placesHolding } from '../../../tests/support/places-holding';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
@@ -17,7 +19,7 @@ import {
   type StoreState,
   type StoreVersionPage,
 } from '../../shared/store/store-api';
-import type { StoreContent } from '../../shared/store/store-content';
+import { storeContentSchema, type StoreContent } from '../../shared/store/store-content';
 import type { PublishedStore } from './store-plugin';
 import { seedFromConfig } from './store-plugin';
 
@@ -229,6 +231,53 @@ describeEachDatabase('the store content admin API', (use) => {
     const versions = (await admin('GET', storeVersionsPath())).json<StoreVersionPage>();
     expect(versions.count).toBe(5);
     expect((await state()).draft).toEqual(seed);
+  });
+
+  it('takes any hostile value in any field without a 5xx, storing only content the schema accepts', async () => {
+    // jsonb refuses a NUL and a lone surrogate: dropped and replaced, as a text column does.
+    const odd = { ...seed, hero: { ...seed.hero, title: 'Calm\u0000 \ud83d again \udca9' } };
+    const saved = await admin('PUT', storePath(), { content: odd });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await state()).draft.hero.title).toBe('Calm \ufffd again \ufffd');
+    const onlyNul = { ...seed, hero: { ...seed.hero, title: '\u0000' } };
+    expect((await admin('PUT', storePath(), { content: onlyNul })).json().fields).toEqual({
+      'hero.title': 'The headline cannot be empty.',
+    });
+
+    const paths: string[][] = [
+      ['product', 'name'],
+      ['product', 'priceCents'],
+      ['product', 'compareAtCents'],
+      ['product', 'currency'],
+      ['product', 'checkoutUrl'],
+      ['product', 'file'],
+      ['guide', 'file'],
+      ['guide'],
+      ['hero', 'title'],
+      ['hero', 'text'],
+      ['hero'],
+      ['product'],
+      ['__proto__'],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), hostileValue(2000), async (path, value) => {
+        const content = structuredClone(seed) as Record<string, unknown>;
+        let node = content;
+        for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
+        Object.defineProperty(node, path.at(-1)!, { value, enumerable: true });
+        const response = await admin('PUT', storePath(), { content });
+        expect([200, 400], response.body).toContain(response.statusCode);
+        if (response.statusCode === 400) {
+          const fields: Record<string, string> = response.json().fields ?? {};
+          for (const key of Object.keys(fields)) expect(key).toMatch(/^[\w.]+$|^\(document\)$/);
+        }
+        const stored = await sql<{ content: unknown }>`
+          select content from store_draft`.execute(use().db);
+        expect(storeContentSchema.safeParse(stored.rows[0]!.content).success).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+    expect((await admin('PUT', storePath(), { content: seed })).statusCode).toBe(200);
   });
 
   it('an erased admin address leaves the versions and the draft as "[erased]" (last: it ends the session)', async () => {

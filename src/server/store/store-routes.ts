@@ -20,6 +20,7 @@ import {
   listVersions,
   readDraft,
   saveDraft,
+  storable,
   versionContent,
 } from './store-versions';
 
@@ -39,7 +40,8 @@ const draftBody = z.object({ content: z.unknown() });
 /** The draft's content from a PUT body, or a 400 naming each bad field by its path. */
 function draftContent(body: unknown) {
   const { content } = parsedOr400(draftBody, body, () => 'The body must be { "content": { … } }.');
-  const parsed = storeContentSchema.safeParse(content);
+  // Checked as it will be stored (jsonb takes no NUL nor lone surrogate).
+  const parsed = storeContentSchema.safeParse(storable(content));
   if (parsed.success) return parsed.data;
   const fields = fieldErrors(parsed.error);
   throw new HttpError(400, Object.values(fields)[0] ?? 'The content is not valid.', fields);

@@ -13,6 +13,25 @@ export const PUBLISHED_CHANNEL = 'store_published';
 /** The one draft row's id. */
 export const DRAFT_ID = 1;
 
+/**
+ * The content as jsonb takes it: PostgreSQL refuses a NUL character and a lone surrogate
+ * (half of an emoji cut off, say) in JSON text, so NULs are dropped and a lone surrogate
+ * becomes U+FFFD, as pg's UTF-8 encoding does for a text column.
+ */
+export function storable(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(contentJson(value));
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function contentJson(content: unknown): string {
+  return JSON.stringify(content, (_key, value: unknown) =>
+    typeof value === 'string'
+      ? value.replaceAll('\u0000', '').replace(loneSurrogate, '\uFFFD')
+      : value,
+  );
+}
+
 type VersionRow = { version: number; content: unknown; published_at: Date };
 
 function toPublished(row: VersionRow): PublishedStore {
@@ -29,7 +48,7 @@ function toPublished(row: VersionRow): PublishedStore {
  * on the first's key and then inserts nothing).
  */
 export async function seedFirstVersion(db: Kysely<Database>, content: StoreContent) {
-  const json = JSON.stringify(content);
+  const json = contentJson(content);
   await sql`
     with seeded as (
       insert into store_versions (version, content, published_by)
@@ -90,7 +109,7 @@ export async function saveDraft(
 ): Promise<Date> {
   const row = await db
     .updateTable('store_draft')
-    .set({ content: JSON.stringify(content), updated_at: sql`now()`, updated_by: adminEmail })
+    .set({ content: contentJson(content), updated_at: sql`now()`, updated_by: adminEmail })
     .where('id', '=', DRAFT_ID)
     .returning('updated_at')
     .executeTakeFirstOrThrow();
@@ -110,7 +129,7 @@ export async function insertVersion(
   const { rows } = await sql<{ version: number; row: Record<string, unknown> }>`
     with inserted as (
       insert into store_versions (version, content, published_by)
-      select coalesce(max(version), 0) + 1, ${JSON.stringify(content)}::jsonb, ${adminEmail}
+      select coalesce(max(version), 0) + 1, ${contentJson(content)}::jsonb, ${adminEmail}
       from store_versions
       returning *
     )
