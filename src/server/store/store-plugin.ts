@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/load-config';
 import { seedContent } from '../../shared/store/seed-content';
 import type { StoreContent } from '../../shared/store/store-content';
+import { isDatabaseUnavailable } from '../http/errors';
 import { watchPublished, type PublishedWatch } from './published-watch';
 import { newerVersion, seedFirstVersion, type PublishedStore } from './store-versions';
 
@@ -46,33 +47,44 @@ export function seedFromConfig(config: Pick<Config, 'product' | 'checkoutUrl'>):
 export const storePlugin = fp(
   async (app) => {
     const { db } = app.database;
-    await seedFirstVersion(db, seedFromConfig(app.config));
-    let published = await newerVersion(db);
-    if (!published) throw new Error('The store has no published version.');
+    // Until the database is read: the settings' offer, as no version (0). An instance that
+    // starts while PostgreSQL is away serves it, and the stored one once it is back.
+    let published: PublishedStore = {
+      version: 0,
+      publishedAt: new Date(),
+      content: seedFromConfig(app.config),
+    };
+    let seeded = false;
     const listeners: ((published: PublishedStore) => void)[] = [];
+
+    async function read(): Promise<PublishedStore> {
+      if (!seeded) {
+        await seedFirstVersion(db, seedFromConfig(app.config));
+        seeded = true;
+      }
+      const newer = await newerVersion(db, published.version);
+      if (!newer || newer.version <= published.version) return published;
+      const first = published.version === 0;
+      published = newer;
+      if (first) return published;
+      for (const listener of listeners) {
+        try {
+          listener(newer);
+        } catch (error) {
+          app.log.error({ err: error }, 'A store content listener failed');
+        }
+      }
+      return published;
+    }
 
     let reading: Promise<PublishedStore> | undefined;
     function refresh(): Promise<PublishedStore> {
       // One read at a time; a call during one waits for it and then reads again, so a publish
       // committed just before the call is seen.
       const previous = reading;
-      const next = (async () => {
-        await previous?.catch(() => {});
-        const newer = await newerVersion(db, published!.version);
-        if (newer && newer.version > published!.version) {
-          published = newer;
-          for (const listener of listeners) {
-            try {
-              listener(newer);
-            } catch (error) {
-              app.log.error({ err: error }, 'A store content listener failed');
-            }
-          }
-        }
-        return published!;
-      })();
+      const next = (previous ?? Promise.resolve()).catch(() => {}).then(read);
       reading = next;
-      void next
+      next
         .finally(() => {
           if (reading === next) reading = undefined;
         })
@@ -80,8 +92,15 @@ export const storePlugin = fp(
       return next;
     }
 
+    try {
+      await refresh();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      app.log.warn({ err: error }, 'The store content is read once the database is back');
+    }
+
     app.decorate('store', {
-      published: () => published!,
+      published: () => published,
       onPublish: (listener) => {
         listeners.push(listener);
       },

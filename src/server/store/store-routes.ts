@@ -66,7 +66,12 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
         .code(413)
-        .send(errorBody(413, 'The content is too large to save (at most 512 KiB).'));
+        .send(
+          errorBody(
+            413,
+            `The content is too large to save (at most ${STORE_BODY_LIMIT / 1024} KiB).`,
+          ),
+        );
     }
     throw error;
   });
