@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../tests/support/eventually';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
-import { createTestDatabase, describeEachDatabase } from '../../../tests/support/test-database';
+import { startTcpProxy, type TcpProxy } from '../../../tests/support/tcp-proxy';
+import {
+  createTestDatabase,
+  describeEachDatabase,
+  testDatabaseKinds,
+  type TestDatabase,
+} from '../../../tests/support/test-database';
 import { storePath, storePublishPath, STORE_REFRESH_MS } from '../../shared/store/store-api';
 import { openDatabase, type AppDatabase } from '../db/database';
 import type { StoreState } from '../../shared/store/store-api';
-import type { PublishedStore } from './store-plugin';
+import { seedFromConfig, type PublishedStore } from './store-plugin';
 import { PUBLISHED_CHANNEL } from './store-versions';
 
 const ADMIN = 'owner@example.com';
@@ -157,3 +163,42 @@ describeEachDatabase('the store content on several instances', (use, kind) => {
     }
   }, 60_000);
 });
+
+describe.runIf(testDatabaseKinds.includes('postgres'))(
+  'the store content when PostgreSQL is away at start',
+  () => {
+    let database: TestDatabase;
+    let proxy: TcpProxy;
+    let proxied: AppDatabase;
+    let app: FastifyInstance;
+    beforeAll(async () => {
+      database = await createTestDatabase('postgres');
+      const url = new URL(database.url);
+      proxy = await startTcpProxy(Number(url.port || 5432));
+      url.host = `127.0.0.1:${proxy.port}`;
+      proxied = await openDatabase({ databaseUrl: url.toString() });
+      await proxy.stop();
+    }, 60_000);
+    afterAll(async () => {
+      await app?.close();
+      await proxied?.close();
+      await proxy?.close();
+      await database?.dispose();
+    });
+
+    it('starts with the settings’ offer as no version, and serves the stored one once it is back', async () => {
+      const config = await testConfig({ PRODUCT_PRICE_CENTS: '4400' });
+      app = await buildTestApp(proxied, { config });
+      expect(app.store.published()).toMatchObject({
+        version: 0,
+        content: seedFromConfig(config),
+      });
+      await proxy.start();
+      await eventually(
+        async () => (app.store.published().version === 1 ? true : undefined),
+        STORE_REFRESH_MS,
+      );
+      expect(app.store.published().content.product.priceCents).toBe(4400);
+    }, 30_000);
+  },
+);
