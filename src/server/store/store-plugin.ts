@@ -3,6 +3,7 @@ import type { Config } from '../config/load-config';
 import { seedContent } from '../../shared/store/seed-content';
 import type { StoreContent } from '../../shared/store/store-content';
 import { isDatabaseUnavailable } from '../http/errors';
+import { completeContent } from './complete-content';
 import { watchPublished, type PublishedWatch } from './published-watch';
 import { newerVersion, seedFirstVersion, type PublishedStore } from './store-versions';
 
@@ -47,29 +48,30 @@ export function seedFromConfig(config: Pick<Config, 'product' | 'checkoutUrl'>):
 export const storePlugin = fp(
   async (app) => {
     const { db } = app.database;
+    const seed = seedFromConfig(app.config);
     // Until the database is read: the settings' offer, as no version (0). An instance that
     // starts while PostgreSQL is away serves it, and the stored one once it is back.
     let published: PublishedStore = {
       version: 0,
       publishedAt: new Date(),
-      content: seedFromConfig(app.config),
+      content: seed,
     };
     let seeded = false;
     const listeners: ((published: PublishedStore) => void)[] = [];
 
     async function read(): Promise<PublishedStore> {
       if (!seeded) {
-        await seedFirstVersion(db, seedFromConfig(app.config));
+        await seedFirstVersion(db, seed);
         seeded = true;
       }
       const newer = await newerVersion(db, published.version);
       if (!newer || newer.version <= published.version) return published;
       const first = published.version === 0;
-      published = newer;
+      published = { ...newer, content: completeContent(newer.content, seed) };
       if (first) return published;
       for (const listener of listeners) {
         try {
-          listener(newer);
+          listener(published);
         } catch (error) {
           app.log.error({ err: error }, 'A store content listener failed');
         }

@@ -13,6 +13,8 @@ import {
 import { audited, recordAudit } from '../admin/audit/audit-log';
 import { errorBody, HttpError } from '../http/errors';
 import { pageQuery, parsedOr400 } from '../http/input';
+import { completeContent } from './complete-content';
+import { seedFromConfig } from './store-plugin';
 import {
   DRAFT_ID,
   type PublishedStore,
@@ -61,6 +63,7 @@ function stateOf(draft: StoreContent, live: PublishedStore): StoreState {
 /** The store content's admin routes (shared/store/store-api.ts), inside the /api/admin scope. */
 export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
   const { db } = scope.database;
+  const seed = seedFromConfig(scope.config);
 
   scope.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -78,7 +81,7 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.get('/store', async (): Promise<StoreState> => {
     const [draft, live] = await Promise.all([readDraft(db), scope.store.refresh()]);
-    return stateOf(draft.content, live);
+    return stateOf(completeContent(draft.content, seed), live);
   });
 
   scope.put('/store', { bodyLimit: STORE_BODY_LIMIT }, async (request): Promise<StoreState> => {
@@ -118,7 +121,7 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
         content = await versionContent(trx, source.version);
         if (!content) throw new HttpError(404, `There is no version ${source.version}.`);
       }
-      const parsed = storeContentSchema.safeParse(content);
+      const parsed = storeContentSchema.safeParse(completeContent(content, seed));
       if (!parsed.success) {
         const fields = fieldErrors(parsed.error);
         const what = source ? `Version ${source.version}` : 'The draft';

@@ -1,0 +1,22 @@
+import type { StoreContent } from '../../shared/store/store-content';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function merged(stored: unknown, seed: unknown): unknown {
+  if (!isObject(stored) || !isObject(seed)) return stored === undefined ? seed : stored;
+  const result: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(seed)) {
+    result[key] = merged(stored[key], value);
+  }
+  return result;
+}
+
+/**
+ * A stored document with every key the schema has gained since it was saved taken from the
+ * seed: versions are kept whole, so one published before a new text existed reads with the
+ * seed's text there. What the document has is kept, lists and texts whole.
+ */
+export function completeContent(stored: unknown, seed: StoreContent): StoreContent {
+  return merged(stored, seed) as StoreContent;
+}
