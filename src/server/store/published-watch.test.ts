@@ -6,7 +6,7 @@ import { describeEachDatabase } from '../../../tests/support/test-database';
 import { watchPublished } from './published-watch';
 import { PUBLISHED_CHANNEL } from './store-versions';
 
-const silent = { warn: () => {} } as unknown as FastifyBaseLogger;
+const silent = { warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 
 /** The poll set far beyond each test, so only a notification can call check. */
 const NO_POLL_MS = 10 * 60_000;
@@ -93,5 +93,38 @@ describeEachDatabase('watchPublished', (use) => {
     } finally {
       await watcher.stop();
     }
+  });
+
+  it('logs each kind of failure once while the database is away, and its end once', async () => {
+    const lines: string[] = [];
+    const log = {
+      warn: (_details: unknown, message: string) => lines.push(`warn: ${message}`),
+      info: (message: string) => lines.push(`info: ${message}`),
+    } as unknown as FastifyBaseLogger;
+    let away = true;
+    const watcher = watchPublished({
+      newClient: () => {
+        throw new Error('unreachable');
+      },
+      check: async () => {
+        if (away) throw new Error('unreachable');
+      },
+      log,
+      pollMs: 10,
+      retryMs: 10,
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      away = false;
+      await eventually(async () => (lines.length === 3 ? true : undefined), 2_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await watcher.stop();
+    }
+    expect(lines.sort()).toEqual([
+      'info: The published store content is read again',
+      'warn: Could not read the published store content',
+      'warn: The store content listener could not connect',
+    ]);
   });
 });

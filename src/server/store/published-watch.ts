@@ -8,7 +8,8 @@ export type PublishedWatch = { stop(): Promise<void> };
  * Calls `check` whenever another instance (or this one) may have published: on each
  * notification of PUBLISHED_CHANNEL, received on a connection of its own, and every `pollMs`
  * besides, because a notification sent while that connection is down is lost. A dropped
- * connection is opened again after `retryMs`, and checked at once then.
+ * connection is opened again after `retryMs`, and checked at once then. While the database is
+ * away, each kind of failure is logged once, and its end once.
  */
 export function watchPublished(options: {
   newClient: () => pg.Client;
@@ -21,11 +22,25 @@ export function watchPublished(options: {
   let stopped = false;
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
+  const failing = { reading: false, listening: false };
+
+  function failed(what: keyof typeof failing, error: unknown, message: string) {
+    if (stopped || failing[what]) return;
+    failing[what] = true;
+    log.warn({ err: error }, message);
+  }
+
+  function recovered(what: keyof typeof failing, message: string) {
+    if (!failing[what]) return;
+    failing[what] = false;
+    log.info(message);
+  }
 
   const check = () =>
-    options.check().catch((error: unknown) => {
-      log.warn({ err: error }, 'Could not read the published store content');
-    });
+    options.check().then(
+      () => recovered('reading', 'The published store content is read again'),
+      (error: unknown) => failed('reading', error, 'Could not read the published store content'),
+    );
 
   function reconnectLater() {
     if (stopped || retry) return;
@@ -41,7 +56,7 @@ export function watchPublished(options: {
     try {
       current = newClient();
     } catch (error) {
-      log.warn({ err: error }, 'The store content listener could not connect');
+      failed('listening', error, 'The store content listener could not connect');
       reconnectLater();
       return;
     }
@@ -55,7 +70,7 @@ export function watchPublished(options: {
       reconnectLater();
     };
     current.on('error', (error) => {
-      if (!stopped) log.warn({ err: error }, 'The store content listener lost its connection');
+      failed('listening', error, 'The store content listener lost its connection');
       drop();
     });
     current.on('end', drop);
@@ -66,14 +81,15 @@ export function watchPublished(options: {
       await current.connect();
       await current.query(`listen ${PUBLISHED_CHANNEL}`);
     } catch (error) {
-      if (!stopped) log.warn({ err: error }, 'The store content listener could not connect');
+      failed('listening', error, 'The store content listener could not connect');
       drop();
       return;
     }
     if (stopped) {
-      await current.end().catch(() => {});
+      await ended(current);
       return;
     }
+    recovered('listening', 'The store content listener is listening again');
     // What was published while no connection listened.
     void check();
   }
@@ -89,7 +105,17 @@ export function watchPublished(options: {
       clearTimeout(retry);
       const open = client;
       client = undefined;
-      await open?.end().catch(() => {});
+      if (open) await ended(open);
     },
   };
+}
+
+/** Ends a connection; one whose socket is already gone may never say so, so not for long. */
+async function ended(client: pg.Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    client.end().catch(() => {}),
+    new Promise((resolve) => (timer = setTimeout(resolve, 1_000))),
+  ]);
+  clearTimeout(timer);
 }
