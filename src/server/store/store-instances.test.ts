@@ -193,12 +193,16 @@ describe.runIf(testDatabaseKinds.includes('postgres'))(
         version: 0,
         content: seedFromConfig(config),
       });
+      const heardLate: number[] = [];
+      app.store.onPublish((published) => heardLate.push(published.version));
       await proxy.start();
       await eventually(
         async () => (app.store.published().version === 1 ? true : undefined),
         STORE_REFRESH_MS,
       );
       expect(app.store.published().content.product.priceCents).toBe(4400);
+      // The page cache, say, renders the stored version then.
+      expect(heardLate).toEqual([1]);
     }, 30_000);
   },
 );

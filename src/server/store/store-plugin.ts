@@ -66,9 +66,10 @@ export const storePlugin = fp(
       }
       const newer = await newerVersion(db, published.version);
       if (!newer || newer.version <= published.version) return published;
-      const first = published.version === 0;
+      const before = published.version;
       published = { ...newer, content: completeContent(newer.content, seed) };
-      if (first) return published;
+      if (before > 0) app.log.info({ version: published.version }, 'Serving a new store version');
+      // Listeners hear the first read too when it comes late (the database was away at start).
       for (const listener of listeners) {
         try {
           listener(published);
