@@ -13,7 +13,7 @@ import {
   testDatabaseKinds,
   type TestDatabase,
 } from '../../../tests/support/test-database';
-import { storePath, storePublishPath, STORE_REFRESH_MS } from '../../shared/store/store-api';
+import { STORE_PATH, STORE_PUBLISH_PATH, STORE_REFRESH_MS } from '../../shared/store/store-api';
 import { openDatabase, type AppDatabase } from '../db/database';
 import type { StoreState } from '../../shared/store/store-api';
 import { seedFromConfig, type PublishedStore } from './store-plugin';
@@ -60,20 +60,20 @@ describeEachDatabase('the store content on several instances', (use, kind) => {
   }
 
   async function publishPrice(priceCents: number): Promise<number> {
-    const { draft } = (await first.inject({ url: storePath(), headers: { cookie } })).json<{
+    const { draft } = (await first.inject({ url: STORE_PATH, headers: { cookie } })).json<{
       draft: StoreState['draft'];
     }>();
     const headers = { cookie, origin: first.config.publicUrl };
     const saved = await first.inject({
       method: 'PUT',
-      url: storePath(),
+      url: STORE_PATH,
       headers,
       payload: { content: { ...draft, product: { ...draft.product, priceCents } } },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const published = await first.inject({
       method: 'POST',
-      url: storePublishPath(),
+      url: STORE_PUBLISH_PATH,
       headers,
       payload: {},
     });

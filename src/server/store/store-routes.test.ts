@@ -12,10 +12,10 @@ import { describeEachDatabase } from '../../../tests/support/test-database';
 import { auditPath, type AuditEntry } from '../../shared/admin/audit-api';
 import { peopleErasePath } from '../../shared/admin/people-api';
 import {
-  storePath,
-  storePublishPath,
+  STORE_PATH,
+  STORE_PUBLISH_PATH,
   storeRestorePath,
-  storeVersionsPath,
+  STORE_VERSIONS_PATH,
   type StoreState,
   type StoreVersionPage,
 } from '../../shared/store/store-api';
@@ -60,7 +60,7 @@ describeEachDatabase('the store content admin API', (use) => {
   }
 
   const state = async () => {
-    const response = await admin('GET', storePath());
+    const response = await admin('GET', STORE_PATH);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<StoreState>();
   };
@@ -86,7 +86,7 @@ describeEachDatabase('the store content admin API', (use) => {
       product: { ...seed.product, priceCents: 10, currency: 'dollars', name: '  ' },
       hero: { ...seed.hero, title: 'x'.repeat(121) },
     };
-    const response = await admin('PUT', storePath(), { content: bad });
+    const response = await admin('PUT', STORE_PATH, { content: bad });
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body.error).toBe('Bad Request');
@@ -96,32 +96,34 @@ describeEachDatabase('the store content admin API', (use) => {
       'product.currency': 'The currency must be a three-letter code such as usd.',
       'hero.title': 'The headline must be at most 120 characters.',
     });
-    expect(Object.values(body.fields)).toContain(body.message);
+    expect(body.message).toBe('Some fields need your attention.');
 
-    const missing = await admin('PUT', storePath(), { content: { product: seed.product } });
+    const missing = await admin('PUT', STORE_PATH, { content: { product: seed.product } });
     expect(missing.statusCode).toBe(400);
-    expect(Object.keys(missing.json().fields)).toEqual(['guide', 'hero']);
+    expect(Object.keys(missing.json().fields)).toEqual(
+      Object.keys(seed).filter((key) => key !== 'product'),
+    );
 
     for (const payload of [{}, { draft: seed }, [seed]]) {
-      const wrong = await admin('PUT', storePath(), payload);
+      const wrong = await admin('PUT', STORE_PATH, payload);
       expect(wrong.statusCode, JSON.stringify(payload).slice(0, 40)).toBe(400);
     }
-    const huge = await admin('PUT', storePath(), {
-      content: { ...seed, hero: { ...seed.hero, text: 'x'.repeat(600 * 1024) } },
+    const huge = await admin('PUT', STORE_PATH, {
+      content: { ...seed, hero: { ...seed.hero, text: 'x'.repeat(300 * 1024) } },
     });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json().message).toBe('The content is too large to save (at most 512 KiB).');
+    expect(huge.json().message).toBe('The content is too large to save (at most 256 KiB).');
     expect((await state()).draft).toEqual(seed);
   });
 
   it('saves the draft without touching the live version, and records the change', async () => {
     const draft = { ...priced(seed, 3500), hero: { ...seed.hero, title: '  New headline  ' } };
-    const response = await admin('PUT', storePath(), { content: draft });
+    const response = await admin('PUT', STORE_PATH, { content: draft });
     expect(response.statusCode, response.body).toBe(200);
     const saved = response.json();
     // Stored as the schema reads it (trimmed).
     expect(saved.draft.hero.title).toBe('New headline');
-    expect(Date.parse(saved.updatedAt)).not.toBeNaN();
+    expect(saved.published.version).toBe(1);
     const now = await state();
     expect(now.draft).toEqual(saved.draft);
     expect(now.published.version).toBe(1);
@@ -134,7 +136,7 @@ describeEachDatabase('the store content admin API', (use) => {
   });
 
   it('publishes the draft as version 2, served at once, listed and recorded', async () => {
-    const response = await admin('POST', storePublishPath(), {});
+    const response = await admin('POST', STORE_PUBLISH_PATH, {});
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toEqual({ version: 2 });
     expect(app.store.published().version).toBe(2);
@@ -144,7 +146,7 @@ describeEachDatabase('the store content admin API', (use) => {
     const { draft, published } = await state();
     expect(published).toMatchObject({ version: 2, content: draft });
 
-    const versions = (await admin('GET', storeVersionsPath())).json<StoreVersionPage>();
+    const versions = (await admin('GET', STORE_VERSIONS_PATH)).json<StoreVersionPage>();
     expect(versions).toMatchObject({ count: 2, page: 0, pageSize: 20 });
     expect(versions.rows.map(({ version, by }) => ({ version, by }))).toEqual([
       { version: 2, by: ADMIN },
@@ -187,14 +189,14 @@ describeEachDatabase('the store content admin API', (use) => {
       const refused = await admin('POST', `/api/admin/store/versions/${bad}/restore`, {});
       expect(refused.statusCode, bad).toBe(400);
     }
-    expect((await admin('GET', `${storeVersionsPath()}?page=x`)).statusCode).toBe(400);
-    expect((await admin('GET', `${storeVersionsPath()}?page=1`)).json().rows).toEqual([]);
+    expect((await admin('GET', `${STORE_VERSIONS_PATH}?page=x`)).statusCode).toBe(400);
+    expect((await admin('GET', `${STORE_VERSIONS_PATH}?page=1`)).json().rows).toEqual([]);
   });
 
   it('two publishes at once get two numbers', async () => {
     const answers = await Promise.all([
-      admin('POST', storePublishPath(), {}),
-      admin('POST', storePublishPath(), {}),
+      admin('POST', STORE_PUBLISH_PATH, {}),
+      admin('POST', STORE_PUBLISH_PATH, {}),
     ]);
     expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201]);
     expect(answers.map((answer) => answer.json().version).sort()).toEqual([4, 5]);
@@ -203,10 +205,10 @@ describeEachDatabase('the store content admin API', (use) => {
 
   it('answers 401 without a session and 403 to a write from elsewhere, changing nothing', async () => {
     const routes: [InjectOptions['method'], string, object?][] = [
-      ['GET', storePath()],
-      ['PUT', storePath(), { content: priced(seed, 9900) }],
-      ['POST', storePublishPath(), {}],
-      ['GET', storeVersionsPath()],
+      ['GET', STORE_PATH],
+      ['PUT', STORE_PATH, { content: priced(seed, 9900) }],
+      ['POST', STORE_PUBLISH_PATH, {}],
+      ['GET', STORE_VERSIONS_PATH],
       ['POST', storeRestorePath(2), {}],
     ];
     for (const [method, url, payload] of routes) {
@@ -228,7 +230,7 @@ describeEachDatabase('the store content admin API', (use) => {
         expect(crossSite.statusCode, `${method} ${url} from ${origin}`).toBe(403);
       }
     }
-    const versions = (await admin('GET', storeVersionsPath())).json<StoreVersionPage>();
+    const versions = (await admin('GET', STORE_VERSIONS_PATH)).json<StoreVersionPage>();
     expect(versions.count).toBe(5);
     expect((await state()).draft).toEqual(seed);
   });
@@ -244,7 +246,7 @@ describeEachDatabase('the store content admin API', (use) => {
     const { draft, published } = await state();
     expect(draft.hero).toEqual(seed.hero);
     expect(published.content.hero).toEqual(seed.hero);
-    const response = await admin('POST', storePublishPath(), {});
+    const response = await admin('POST', STORE_PUBLISH_PATH, {});
     expect(response.json()).toEqual({ version: 7 });
     const stored = await sql<{ content: StoreContent }>`
       select content from store_versions where version = 7`.execute(db);
@@ -254,11 +256,11 @@ describeEachDatabase('the store content admin API', (use) => {
   it('takes any hostile value in any field without a 5xx, storing only content the schema accepts', async () => {
     // jsonb refuses a NUL and a lone surrogate: dropped and replaced, as a text column does.
     const odd = { ...seed, hero: { ...seed.hero, title: 'Calm\u0000 \ud83d again \udca9' } };
-    const saved = await admin('PUT', storePath(), { content: odd });
+    const saved = await admin('PUT', STORE_PATH, { content: odd });
     expect(saved.statusCode, saved.body).toBe(200);
     expect((await state()).draft.hero.title).toBe('Calm \ufffd again \ufffd');
     const onlyNul = { ...seed, hero: { ...seed.hero, title: '\u0000' } };
-    expect((await admin('PUT', storePath(), { content: onlyNul })).json().fields).toEqual({
+    expect((await admin('PUT', STORE_PATH, { content: onlyNul })).json().fields).toEqual({
       'hero.title': 'The headline cannot be empty.',
     });
 
@@ -283,7 +285,7 @@ describeEachDatabase('the store content admin API', (use) => {
         let node = content;
         for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
         Object.defineProperty(node, path.at(-1)!, { value, enumerable: true });
-        const response = await admin('PUT', storePath(), { content });
+        const response = await admin('PUT', STORE_PATH, { content });
         expect([200, 400], response.body).toContain(response.statusCode);
         if (response.statusCode === 400) {
           const fields: Record<string, string> = response.json().fields ?? {};
@@ -295,7 +297,7 @@ describeEachDatabase('the store content admin API', (use) => {
       }),
       { numRuns: 100 },
     );
-    expect((await admin('PUT', storePath(), { content: seed })).statusCode).toBe(200);
+    expect((await admin('PUT', STORE_PATH, { content: seed })).statusCode).toBe(200);
   });
 
   it('an erased admin address leaves the versions and the draft as "[erased]" (last: it ends the session)', async () => {

@@ -15,6 +15,7 @@ import { errorBody, HttpError } from '../http/errors';
 import { pageQuery, parsedOr400 } from '../http/input';
 import { completeContent } from './complete-content';
 import { seedFromConfig } from './store-plugin';
+import { contentOr400, STORE_BODY_LIMIT } from './store-preview-route';
 import {
   DRAFT_ID,
   type PublishedStore,
@@ -26,9 +27,6 @@ import {
   versionContent,
 } from './store-versions';
 
-/** A content document with every page's texts and rich-text policies is tens of KB. */
-const STORE_BODY_LIMIT = 512 * 1024;
-
 const NOT_A_VERSION = 'The version must be a positive whole number.';
 const versionParam = z.object({
   version: z.pipe(
@@ -39,14 +37,13 @@ const versionParam = z.object({
 
 const draftBody = z.object({ content: z.unknown() });
 
-/** The draft's content from a PUT body, or a 400 naming each bad field by its path. */
+/**
+ * The draft's content from a PUT body, or a 400 naming each bad field by its path (as the
+ * preview reads it), checked as it will be stored: jsonb takes no NUL nor lone surrogate.
+ */
 function draftContent(body: unknown) {
   const { content } = parsedOr400(draftBody, body, () => 'The body must be { "content": { … } }.');
-  // Checked as it will be stored (jsonb takes no NUL nor lone surrogate).
-  const parsed = storeContentSchema.safeParse(storable(content));
-  if (parsed.success) return parsed.data;
-  const fields = fieldErrors(parsed.error);
-  throw new HttpError(400, Object.values(fields)[0] ?? 'The content is not valid.', fields);
+  return contentOr400({ content: storable(content) });
 }
 
 function stateOf(draft: StoreContent, live: PublishedStore): StoreState {
