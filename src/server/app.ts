@@ -36,6 +36,7 @@ import { peopleRoutes } from './people/people-routes';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { storePlugin } from './store/store-plugin';
 import { storePreviewRoute } from './store/store-preview-route';
+import { storeAdminRoutes } from './store/store-routes';
 import { pagesPlugin } from './web/page-renderer';
 import { notFound, staticSite } from './web/static-site';
 
@@ -68,6 +69,7 @@ const adminRoutes = [
   backupRoutes,
   insightsRoutes,
   adminOrderRoutes,
+  storeAdminRoutes,
   storePreviewRoute,
 ];
 

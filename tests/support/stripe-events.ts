@@ -20,6 +20,8 @@ export type TestSession = {
   payment_intent: string;
   customer_details: { email: string; name: string | null };
   customer_email: string | null;
+  /** What the server put on a session it created (metadata.store_version). */
+  metadata?: Record<string, string>;
 };
 
 /** A Checkout Session as Stripe sends it for the bundle's Payment Link: paid, $27. */

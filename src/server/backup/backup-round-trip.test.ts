@@ -9,6 +9,7 @@ import {
   describeEachDatabase,
   type TestDatabase,
 } from '../../../tests/support/test-database';
+import { seedContent } from '../../shared/store/seed-content';
 import { loadMigrations, migrate, type Migration } from '../db/migrate';
 import type { Database } from '../db/schema';
 import { appTables, qualifiedName } from './app-tables';
@@ -105,6 +106,13 @@ async function fillSampleRows(db: Kysely<Database>) {
     values (current_date, 'page_view', '/', 'a1b2')`.execute(db);
   await sql`insert into insight_daily (day, name, visitors, events)
     values ('2026-01-01', 'page_view', 2, 3)`.execute(db);
+  const content = seedContent();
+  const edited = { ...content, hero: { ...content.hero, title: TRICKY } };
+  await sql`insert into store_versions (version, content, published_at, published_by) values
+    (1, ${JSON.stringify(content)}::jsonb, '2026-01-01T00:00:00.123456Z', null),
+    (2, ${JSON.stringify(edited)}::jsonb, now(), 'owner@example.com')`.execute(db);
+  await sql`insert into store_draft (content, updated_by)
+    values (${JSON.stringify(edited)}::jsonb, 'owner@example.com')`.execute(db);
 }
 
 describeEachDatabase('backup and restore', (use, kind) => {
@@ -150,6 +158,9 @@ describeEachDatabase('backup and restore', (use, kind) => {
     expect(expected.backup_test_types).toHaveLength(3);
     expect(expected.form_submissions).toHaveLength(4);
     expect(expected.insight_events).toHaveLength(1);
+    // The store's versions and draft, added by a later migration, with no change to the backup.
+    expect(expected.store_versions).toHaveLength(2);
+    expect(expected.store_draft).toHaveLength(1);
     // A day's salt never leaves the database it was made in.
     expect(expected).not.toHaveProperty('insight_salts');
     expect(await target.db.selectFrom('insight_salts').selectAll().execute()).toEqual([]);

@@ -28,7 +28,9 @@ const expectedColumns: Record<
   | 'payment_events'
   | 'insight_salts'
   | 'insight_events'
-  | 'insight_daily',
+  | 'insight_daily'
+  | 'store_versions'
+  | 'store_draft',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -102,10 +104,13 @@ const expectedColumns: Record<
   insight_salts: ['day', 'salt'],
   insight_events: ['id', 'day', 'name', 'path', 'visitor', 'created_at'],
   insight_daily: ['day', 'name', 'visitors', 'events'],
+  // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.
+  store_versions: ['version', 'content', 'published_at', 'published_by'],
+  store_draft: ['id', 'content', 'updated_at', 'updated_by'],
 };
 
 describeEachDatabase('database', (use) => {
-  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue, the audit log, the orders and the insights', async () => {
+  it('has the six tables of the contract with the columns of SPEC.md §3 plus notes, the mail queue, the audit log, the orders, the insights and the store', async () => {
     const { db } = use();
     const rows = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns

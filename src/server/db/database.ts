@@ -16,6 +16,11 @@ export type AppDatabase = {
   /** Where the data lives, without credentials: for logs and the start banner. */
   label: string;
   db: Kysely<Database>;
+  /**
+   * A connection of its own, outside the pool and not yet connected (LISTEN needs one that
+   * stays open); the caller connects and ends it.
+   */
+  newClient(): pg.Client;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -92,9 +97,8 @@ function openPool(
   poolSize: number,
   identity: { kind: DatabaseKind; label: string },
 ): AppDatabase {
-  const pool = new pg.Pool({
+  const settings = {
     connectionString,
-    max: poolSize,
     // Fail fast while the server is down instead of queueing requests for ever.
     connectionTimeoutMillis: 5_000,
     types: {
@@ -103,7 +107,8 @@ function openPool(
           ? parseInt8
           : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
-  });
+  };
+  const pool = new pg.Pool({ ...settings, max: poolSize });
   // A client losing its connection (server restart, network cut) must not crash the process.
   // The pool handles idle clients ('error' on the pool); a client Kysely has checked out has
   // no listener of its own, so its 'error' would be uncaught. The query in flight still
@@ -125,6 +130,10 @@ function openPool(
   return {
     ...identity,
     db,
+    newClient: () => {
+      if (closed) throw new Error('The database is closed.');
+      return new pg.Client(settings);
+    },
     ping: async () => {
       await sql`select 1`.execute(db);
     },

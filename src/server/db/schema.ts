@@ -108,6 +108,22 @@ export type InsightDaily = {
   events: number;
 };
 
+/** DESIGN.md "The offer, edited by the owner": content is a StoreContent document. */
+export type StoreVersion = {
+  version: number;
+  content: ColumnType<unknown, string, never>;
+  published_at: CreatedAt;
+  /** The admin who published it; null for the first version, seeded from the settings. */
+  published_by: string | null;
+};
+
+export type StoreDraft = {
+  id: Generated<number>;
+  content: ColumnType<unknown, string, string>;
+  updated_at: Timestamp;
+  updated_by: string | null;
+};
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -122,4 +138,6 @@ export type Database = CoversEveryTable<{
   insight_salts: InsightSalt;
   insight_events: InsightEvent;
   insight_daily: InsightDaily;
+  store_versions: StoreVersion;
+  store_draft: StoreDraft;
 }>;

@@ -22,6 +22,23 @@ const paymentIntent = z.pipe(
   maybe(z.string().check(z.regex(/^pi_[A-Za-z0-9_]{1,250}$/))),
 );
 
+const NO_VERSION = 0;
+
+/**
+ * metadata.store_version: the store version whose price the session was created at (Stripe
+ * keeps metadata values as strings). A value that is no version number names none that
+ * exists, so the payment is held for review; it never makes the event unreadable.
+ */
+const storeVersion = z.catch(
+  z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^[1-9]\d{0,8}$/)),
+      z.transform((value) => Number(value)),
+    ),
+  ),
+  NO_VERSION,
+);
+
 /**
  * The parts of a Stripe Checkout Session the store reads, from a webhook event or from
  * Stripe's API. Signed or fetched with our key, it is still checked for shape.
@@ -39,6 +56,7 @@ export const checkoutSessionSchema = z.object({
       name: maybe(lineOfText(200)),
     }),
   ),
+  metadata: z.catch(maybe(z.object({ store_version: storeVersion })), null),
 });
 
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;

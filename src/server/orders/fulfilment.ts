@@ -46,11 +46,29 @@ function toOwner(settings: OrderSettings, email: Notification): MailMessage {
   return { to: [settings.ownerEmail], ...email };
 }
 
+/** What the store's versions say of a payment's amount (read with the order, one query). */
+type PriceCheck = {
+  /** A version on sale had this amount and currency (see applySession). */
+  matches: boolean;
+  /** The named version's product, else the live one's; null for a version never published. */
+  expected: { priceCents: number; currency: string } | null;
+  /** metadata.store_version of the session, when it names one. */
+  named: number | undefined;
+};
+
 /** Why a payment is not what the product costs, or undefined when it is. */
-function mismatch(settings: OrderSettings, order: OrderRow): string | undefined {
-  const { priceCents, currency } = settings.product;
-  if (order.amount_total !== priceCents || order.currency?.toLowerCase() !== currency) {
-    return `Paid ${formatMoney(order.amount_total, order.currency)}; the product costs ${formatMoney(priceCents, currency)}.`;
+function mismatch(order: OrderRow, price: PriceCheck): string | undefined {
+  if (!price.matches) {
+    const paid = `Paid ${formatMoney(order.amount_total, order.currency)}`;
+    const { expected, named } = price;
+    if (!expected) {
+      const which = named ? `store version ${named}` : 'a store version';
+      return `${paid}; the checkout names ${which}, which was never published.`;
+    }
+    const costs = formatMoney(expected.priceCents, expected.currency);
+    return named === undefined
+      ? `${paid}; the product costs ${costs}.`
+      : `${paid}; store version ${named} sold the product at ${costs}.`;
   }
   if (!isValidAddress(order.email))
     return 'The payment has no valid email address to send the link to.';
@@ -142,7 +160,19 @@ export async function applySession(
   const name = session.customer_details?.name?.trim() || null;
   // With the order: a refund or dispute of its payment that arrived before it did, and the
   // transaction's time.
-  const { rows } = await sql<OrderRow & { closing: string | null; now: Date }>`
+  // The amount is checked against the store's versions: the version the session names
+  // (metadata.store_version, set when the server created it), else every version on sale at
+  // some moment of the last 24 hours (a buyer may pay a while after opening the checkout).
+  const named = session.metadata?.store_version;
+  const version = named ?? null;
+  const { rows } = await sql<
+    OrderRow & {
+      closing: string | null;
+      now: Date;
+      price_matches: boolean;
+      expected: PriceCheck['expected'];
+    }
+  >`
     insert into orders (session_id, payment_intent, email, name, amount_total, currency)
     values (${session.id}, ${session.payment_intent ?? null}, ${email}, ${name},
       ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null})
@@ -155,8 +185,22 @@ export async function applySession(
     returning *, now() as now,
       (select type from payment_events e
         where e.payment_intent = orders.payment_intent and e.revokes
-        order by e.received_at limit 1) as closing`.execute(db);
-  const { closing, now, ...order } = rows[0]!;
+        order by e.received_at limit 1) as closing,
+      (select v.content->'product' from store_versions v
+        where v.version = coalesce(${version}::int, (select max(version) from store_versions))
+      ) as expected,
+      exists (
+        select 1 from (
+          select version, content, lead(published_at) over (order by version) as ended_at
+          from store_versions
+        ) v
+        where (v.content->'product'->>'priceCents')::bigint = orders.amount_total
+          and v.content->'product'->>'currency' = orders.currency
+          and case when ${version}::int is null
+            then v.ended_at is null or v.ended_at > now() - interval '24 hours'
+            else v.version = ${version}::int end
+      ) as price_matches`.execute(db);
+  const { closing, now, price_matches, expected, ...order } = rows[0]!;
   if (outcome === 'pending') return { order, queued: false };
   if (outcome === 'failed') {
     if (order.status !== 'pending') return { order, queued: false };
@@ -168,7 +212,7 @@ export async function applySession(
     const closed = closing === 'charge.dispute.created' ? 'disputed' : 'refunded';
     return { order: await setStatus(db, order.id, closed, true), queued: false };
   }
-  const problem = mismatch(settings, order);
+  const problem = mismatch(order, { matches: price_matches, expected, named });
   if (!problem) return { order: await fulfil(db, settings, order, now), queued: true };
   const updated = await setStatus(db, order.id, 'review', true);
   await queueDelivery(

@@ -74,4 +74,9 @@ export const personDataLocations: PersonDataLocation[] = [
     mentions: ['admin_email', 'restored_by'],
     rowArrays: ['before', 'after'],
   },
+  // DESIGN.md "The offer, edited by the owner": who published a version or saved the draft
+  // (an admin's address, as in the activity log). The content is the owner's published page,
+  // kept as published; it holds no visitor's record.
+  { table: 'store_versions', label: 'store versions', mentions: ['published_by'] },
+  { table: 'store_draft', label: 'store draft', mentions: ['updated_by'] },
 ];

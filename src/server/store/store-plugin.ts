@@ -2,9 +2,12 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config/load-config';
 import { seedContent } from '../../shared/store/seed-content';
 import type { StoreContent } from '../../shared/store/store-content';
+import { isDatabaseUnavailable } from '../http/errors';
+import { completeContent } from './complete-content';
+import { watchPublished, type PublishedWatch } from './published-watch';
+import { newerVersion, seedFirstVersion, type PublishedStore } from './store-versions';
 
-/** The live version of the store content. */
-export type PublishedStore = { version: number; publishedAt: Date; content: StoreContent };
+export type { PublishedStore } from './store-versions';
 
 /** What the rest of the app reads of the store content. */
 export type StoreService = {
@@ -12,6 +15,8 @@ export type StoreService = {
   published(): PublishedStore;
   /** Called after this instance starts serving a newer published version. */
   onPublish(listener: (published: PublishedStore) => void): void;
+  /** Reads the live version now (after a publish of this instance's own, say). */
+  refresh(): Promise<PublishedStore>;
 };
 
 declare module 'fastify' {
@@ -19,6 +24,11 @@ declare module 'fastify' {
     store: StoreService;
   }
 }
+
+/** How often each instance reads the live version when no notification came (a lost one). */
+const POLL_MS = 2_000;
+/** How soon a dropped listening connection is opened again. */
+const RETRY_MS = 1_000;
 
 /** The first version, from the server's settings (PRODUCT_PRICE_CENTS, PRODUCT_CURRENCY, CHECKOUT_URL). */
 export function seedFromConfig(config: Pick<Config, 'product' | 'checkoutUrl'>): StoreContent {
@@ -29,18 +39,93 @@ export function seedFromConfig(config: Pick<Config, 'product' | 'checkoutUrl'>):
   });
 }
 
-/** The store content service: the seed as version 1 until versions are stored. */
+/**
+ * The store content service. At start (the database is migrated by then) it seeds the first
+ * version once and reads the live one; from then on every instance follows publishes within
+ * STORE_REFRESH_MS: notified through PostgreSQL's LISTEN/NOTIFY, and polling every POLL_MS
+ * in case a notification was lost.
+ */
 export const storePlugin = fp(
   async (app) => {
-    const published: PublishedStore = {
-      version: 1,
+    const { db } = app.database;
+    const seed = seedFromConfig(app.config);
+    // Until the database is read: the settings' offer, as no version (0). An instance that
+    // starts while PostgreSQL is away serves it, and the stored one once it is back.
+    let published: PublishedStore = {
+      version: 0,
       publishedAt: new Date(),
-      content: seedFromConfig(app.config),
+      content: seed,
     };
+    let seeded = false;
+    const listeners: ((published: PublishedStore) => void)[] = [];
+
+    async function read(): Promise<PublishedStore> {
+      if (!seeded) {
+        await seedFirstVersion(db, seed);
+        seeded = true;
+      }
+      const newer = await newerVersion(db, published.version);
+      if (!newer || newer.version <= published.version) return published;
+      const before = published.version;
+      published = { ...newer, content: completeContent(newer.content, seed) };
+      if (before > 0) app.log.info({ version: published.version }, 'Serving a new store version');
+      // Listeners hear the first read too when it comes late (the database was away at start).
+      for (const listener of listeners) {
+        try {
+          listener(published);
+        } catch (error) {
+          app.log.error({ err: error }, 'A store content listener failed');
+        }
+      }
+      return published;
+    }
+
+    let reading: Promise<PublishedStore> | undefined;
+    function refresh(): Promise<PublishedStore> {
+      // One read at a time; a call during one waits for it and then reads again, so a publish
+      // committed just before the call is seen.
+      const previous = reading;
+      const next = (previous ?? Promise.resolve()).catch(() => {}).then(read);
+      reading = next;
+      next
+        .finally(() => {
+          if (reading === next) reading = undefined;
+        })
+        .catch(() => {});
+      return next;
+    }
+
+    try {
+      await refresh();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      app.log.warn({ err: error }, 'The store content is read once the database is back');
+    }
+
     app.decorate('store', {
       published: () => published,
-      onPublish: () => {},
+      onPublish: (listener) => {
+        listeners.push(listener);
+      },
+      refresh,
     } satisfies StoreService);
+
+    let watch: PublishedWatch | undefined;
+    app.addHook('onReady', async () => {
+      watch = watchPublished({
+        newClient: () => app.database.newClient(),
+        check: async () => {
+          await refresh();
+        },
+        log: app.log,
+        pollMs: POLL_MS,
+        retryMs: RETRY_MS,
+      });
+    });
+    app.addHook('preClose', async () => {
+      await watch?.stop();
+      await reading?.catch(() => {});
+    });
   },
   { name: 'store' },
 );

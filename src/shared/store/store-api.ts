@@ -7,10 +7,14 @@ import type { StoreContent } from './store-content';
  * each bad field's message by its path ("product.priceCents").
  *
  * - GET  STORE_PATH                               → StoreState
- * - PUT  STORE_PATH { content }                   → StoreState (the draft saved)
- * - POST STORE_PUBLISH_PATH                       → { version } (live everywhere within 5 s)
- * - GET  STORE_VERSIONS_PATH                      → { rows: StoreVersion[] } (newest first)
- * - POST storeRestorePath(version)                → { version } (that content as a new version)
+ * - PUT  STORE_PATH { content }                   → StoreState (the draft saved); 413 for a
+ *                                                   body over 256 KiB
+ * - POST STORE_PUBLISH_PATH                       → 201 { version } (live everywhere within
+ *                                                   STORE_REFRESH_MS)
+ * - GET  STORE_VERSIONS_PATH?page=N               → StoreVersionPage (newest first, page from 0)
+ * - POST storeRestorePath(version)                → 201 { version } (that content as a new
+ *                                                   version, and as the draft); 404 for a
+ *                                                   version never published
  * - POST STORE_PREVIEW_PATH { content }           → text/html: the home page rendered from
  *                                                   `content`, never cached, never live
  */
@@ -28,3 +32,18 @@ export type PublishedVersion = { version: number; publishedAt: string; content: 
 export type StoreState = { draft: StoreContent; published: PublishedVersion };
 
 export type StoreVersion = { version: number; publishedAt: string; by: string | null };
+
+/** Versions per page of the list. */
+export const STORE_VERSIONS_PAGE_SIZE = 20;
+
+export type StoreVersionPage = {
+  rows: StoreVersion[];
+  count: number;
+  page: number;
+  pageSize: number;
+};
+
+export type StorePublished = { version: number };
+
+/** The longest a published version takes to reach every instance. */
+export const STORE_REFRESH_MS = 5_000;
