@@ -382,7 +382,10 @@ describe('the product file', () => {
   async function clientBuild(): Promise<string> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'soul-reset-client-'));
     await mkdir(path.join(dir, 'downloads'));
-    await writeFile(path.join(dir, 'index.html'), '<html><head></head><body></body></html>');
+    await writeFile(
+      path.join(dir, 'index.html'),
+      '<html><head></head><body><div id="root"><!--app-html--></div><!--route-templates--></body></html>',
+    );
     await writeFile(path.join(dir, 'downloads', 'soul-reset-bundle-sample.pdf'), bundleBytes);
     await writeFile(path.join(dir, 'downloads', 'free-mindfulness-guide.pdf'), '%PDF-1.4\n');
     return dir;
