@@ -179,7 +179,7 @@ export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
           .executeTakeFirstOrThrow();
         await sendLink(
           trx,
-          scope.config,
+          { ...scope.config, store: scope.store },
           updated,
           order.status === 'review' ? 'receipt' : 'new-link',
         );

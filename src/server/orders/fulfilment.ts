@@ -4,6 +4,7 @@ import type { Database, Order } from '../db/schema';
 import { deliveryRows, queueDelivery } from '../mail/delivery-store';
 import { isValidAddress, type MailMessage } from '../mail/mail-message';
 import type { Notification } from '../forms/notification-emails';
+import type { StoreService } from '../store/store-plugin';
 import type { CheckoutSession } from './checkout-session';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
@@ -18,8 +19,13 @@ import {
 
 export type OrderRow = Selectable<Order>;
 
-/** What fulfilment needs to know: the product, its link rules, the owner and the site's URL. */
-export type OrderSettings = Pick<Config, 'product' | 'ownerEmail' | 'publicUrl'>;
+/**
+ * What fulfilment needs to know: the product's link rules, the owner, the site's URL and the
+ * live store content (the receipt's texts).
+ */
+export type OrderSettings = Pick<Config, 'product' | 'ownerEmail' | 'publicUrl'> & {
+  store: Pick<StoreService, 'published'>;
+};
 
 /**
  * The outcome of a change: the order as it now is, and whether emails were queued (the
@@ -93,6 +99,7 @@ function linkEmail(
     kind === 'receipt'
       ? receiptEmail({
           ...input,
+          ...settings.store.published().content.receipt,
           amount: order.amount_total,
           currency: order.currency,
           paidAt: order.paid_at ?? new Date(),

@@ -73,12 +73,18 @@ function buyerEmail(
   };
 }
 
-/** The buyer's receipt, with the first download link. */
+/** The buyer's receipt, with the first download link; its subject and opening are the owner's. */
 export function receiptEmail(
-  input: LinkEmailInput & { amount: number | null; currency: string | null; paidAt: Date },
+  input: LinkEmailInput & {
+    amount: number | null;
+    currency: string | null;
+    paidAt: Date;
+    subject: string;
+    intro: string;
+  },
 ): Notification {
-  return buyerEmail(input, `Your ${brand}: receipt and download link`, {
-    intro: `Thank you for your purchase! Your ${brand} is ready to download.`,
+  return buyerEmail(input, input.subject, {
+    intro: input.intro,
     rows: [
       ['Product', brand],
       ['Paid', formatMoney(input.amount, input.currency)],

@@ -92,7 +92,7 @@ export const orderRoutes: FastifyPluginAsync<{
     bundleFile,
   };
   const { db } = app.database;
-  const settings: OrderSettings = app.config;
+  const settings: OrderSettings = { ...app.config, store: app.store };
   const wake = () => app.deliveryWorker.wake();
   if (options.stripe) await app.register(checkoutRoute, { stripe: options.stripe });
 

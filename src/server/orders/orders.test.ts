@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { insertVersion } from '../store/store-versions';
 import { describe, expect, it } from 'vitest';
 import { freshIp } from '../../../tests/support/sign-in';
 import { bundleBytes, linkIn, OWNER, useOrdersApp } from '../../../tests/support/orders-app';
@@ -78,6 +79,24 @@ describeEachDatabase('verified purchases', (use) => {
     const response = await deliver(stripeEvent('customer.created', { id: 'cus_1' }));
     expect(response.statusCode).toBe(200);
     expect(await events()).toEqual([]);
+  });
+
+  it("a receipt says what the live store version's receipt texts say", async () => {
+    const { app } = orderApp;
+    const live = app.store.published().content;
+    const receipt = { subject: 'Your calm starts here', intro: 'Welcome in! Day one awaits.' };
+    await insertVersion(use().db, { ...live, receipt }, OWNER);
+    await app.store.refresh();
+    try {
+      await pay();
+      const sent = await orderApp.sink.waitFor((m) => m.envelopeTo.includes('buyer@example.com'));
+      expect(sent.subject).toBe('Your calm starts here');
+      expect(sent.text).toContain('Welcome in! Day one awaits.');
+      expect(sent.text).toContain('$27.00');
+    } finally {
+      await insertVersion(use().db, live, OWNER);
+      await app.store.refresh();
+    }
   });
 
   it('a paid session: the buyer gets a receipt with a working link, the owner a note, once', async () => {
