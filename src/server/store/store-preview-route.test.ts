@@ -53,6 +53,7 @@ describeEachDatabase('POST /api/admin/store/preview', (use) => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.body).toContain('<a href="https://pay.example.com/b/draft-7">Buy</a>');
+    expect(response.body).not.toContain('<script');
 
     const live = await app.inject('/');
     expect(live.body).not.toContain('draft-7');

@@ -5,6 +5,15 @@ import { HttpError } from '../http/errors';
 import { STORE_PREVIEW_PATH } from '../../shared/store/store-api';
 import { fieldErrors, storeContentSchema } from '../../shared/store/store-content';
 
+/**
+ * The page without its scripts: the preview frame runs none (a sandbox without allow-scripts),
+ * and each one it met would be a console error. React escapes every text and the embedded JSON
+ * escapes `<`, so no `</script>` occurs inside one.
+ */
+function withoutScripts(html: string): string {
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '');
+}
+
 /** A content document is a few KB; a body this large is not one. */
 export const STORE_BODY_LIMIT = 256 * 1024;
 
@@ -32,7 +41,7 @@ export const storePreviewRoute: FastifyPluginAsync = async (scope) => {
       return reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('x-robots-tag', 'noindex')
-        .send(await pages.render(content));
+        .send(withoutScripts(await pages.render(content)));
     },
   );
 };

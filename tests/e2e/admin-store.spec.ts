@@ -1,0 +1,104 @@
+import type { Page } from '@playwright/test';
+import { adminTest } from './admin-fixtures';
+import { expect } from './fixtures';
+import { expectNoViolations } from './support';
+
+const test = adminTest({}, async () => ({}));
+
+test.describe.configure({ mode: 'serial' });
+
+/** The served HTML of `/` as a client without JavaScript gets it, tags and React's comments out. */
+async function servedText(page: Page): Promise<string> {
+  const response = await page.request.get('/');
+  expect(response.status()).toBe(200);
+  return (await response.text())
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ');
+}
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+
+// Pictures of each state at both widths, for a person to look at:
+// SHOTS_DIR=/tmp/shots npm run test:e2e -- admin-store
+async function shoot(page: Page, dir: string, name: string) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+    await page.screenshot({ path: `${dir}/store-${name}-${width}.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+  }
+}
+
+test('the owner edits the price and headline, previews, publishes and restores', async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const dir = process.env.SHOTS_DIR ?? testInfo.outputPath('shots');
+  await page.goto('/#/admin');
+  await page
+    .getByRole('navigation', { name: 'Admin pages' })
+    .getByRole('link', { name: 'Store' })
+    .click();
+  await expect(page).toHaveURL(/#\/admin\/store$/);
+  await expect(field(page, 'Price')).toHaveValue('27');
+  await expect(page.getByText('Shown as $27 instead of $89: 70% off, save $62.')).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: 'Version 1' })).toContainText('Live');
+  await expectNoViolations(page);
+  await shoot(page, dir, 'loaded');
+
+  // A price that is not one, and a headline left empty: each error at its field.
+  await field(page, 'Price').fill('twenty');
+  await field(page, 'Headline').fill('');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByText('Enter the price as a number, such as 27 or 27.50.')).toBeVisible();
+  await expect(field(page, 'Price')).toHaveAttribute('aria-invalid', 'true');
+  await field(page, 'Price').fill('35.50');
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  await expect(page.getByText('The headline cannot be empty.')).toBeVisible();
+  // The refused save was logged by the browser; nothing else may be.
+  for (const error of consoleErrors) expect(error).toMatch(/status of 400/);
+  consoleErrors.length = 0;
+  await expectNoViolations(page);
+  await shoot(page, dir, 'errors');
+
+  const headline = 'Breathe out: a calmer month starts today';
+  await field(page, 'Headline').fill(headline);
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const phone = page.frameLocator('iframe[title="Preview at phone width"]');
+  await expect(phone.getByRole('heading', { level: 1 })).toHaveText(headline);
+  await expect(phone.getByText('Download Now – Just $35.50')).toBeVisible();
+  expect(await servedText(page)).not.toContain(headline);
+  await expectNoViolations(page);
+  await shoot(page, dir, 'preview');
+
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.getByText(/Version 2 is live/)).toBeVisible();
+  await expect(page.getByText('Live: version 2')).toBeVisible();
+  await shoot(page, dir, 'published');
+
+  // Without JavaScript: the server's HTML already says it.
+  const served = await servedText(page);
+  expect(served).toContain(headline);
+  expect(served).toContain('Download Now – Just $35.50');
+  expect(served).toContain('60% off – save $53.50');
+
+  const visitor = await page.context().newPage();
+  await visitor.goto('/');
+  await expect(visitor.getByRole('heading', { level: 1 })).toHaveText(headline);
+  await expect(visitor.getByRole('link', { name: /Buy Now - \$35\.50/ })).toBeVisible();
+  await visitor.close();
+
+  // Version 1 again: the old price is back.
+  const first = page.getByRole('listitem').filter({ hasText: 'Version 1' });
+  await first.getByRole('button', { name: 'Restore' }).click();
+  await first.getByRole('button', { name: 'Publish version 1 again' }).click();
+  await expect(page.getByText('Version 1 is published again as version 3.')).toBeVisible();
+  await expect(field(page, 'Price')).toHaveValue('27');
+  const restored = await servedText(page);
+  expect(restored).toContain('Download Now – Just $27');
+  expect(restored).not.toContain(headline);
+  await expectNoViolations(page);
+  await shoot(page, dir, 'restored');
+});
