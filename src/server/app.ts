@@ -35,6 +35,8 @@ import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { storePlugin } from './store/store-plugin';
+import { fileRoutes } from './store/files/file-routes';
+import { storeFileRoutes } from './store/files/upload-route';
 import { storePreviewRoute } from './store/store-preview-route';
 import { pagesPlugin } from './web/page-renderer';
 import { notFound, staticSite } from './web/static-site';
@@ -69,6 +71,7 @@ const adminRoutes = [
   insightsRoutes,
   adminOrderRoutes,
   storePreviewRoute,
+  storeFileRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
@@ -136,6 +139,7 @@ export const app = fp<AppOptions>(
     await instance.register(authRoutes);
     await instance.register(formRoutes);
     await instance.register(eventRoutes);
+    await instance.register(fileRoutes);
     const product = bundleFile(config, clientDir);
     // The webhook, download links and the thank-you page's confirmation: verified purchases only.
     if (config.stripe) {
