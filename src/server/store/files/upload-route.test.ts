@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../../tests/support/eventually';
-import { uploadForm } from '../../../../tests/support/multipart';
+import { multipartBody, uploadForm } from '../../../../tests/support/multipart';
 import { signIn } from '../../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../../tests/support/test-app';
@@ -347,6 +347,22 @@ describeEachDatabase('owner uploads', (use) => {
       expect(
         (await upload('video', { filename: 'a.mp4', data: Buffer.from('x') })).statusCode,
       ).toBe(400);
+      const fileFirst = multipartBody([
+        { name: 'file', filename: 'a.pdf', data: Buffer.from('%PDF') },
+        { name: 'kind', value: 'guide' },
+      ]);
+      const wrongOrder = await app.inject({
+        method: 'POST',
+        url: STORE_FILES_PATH,
+        headers: {
+          cookie: adminCookie,
+          origin: app.config.publicUrl,
+          'content-type': fileFirst.contentType,
+        },
+        payload: fileFirst.payload,
+      });
+      expect(wrongOrder.statusCode).toBe(400);
+      expect(wrongOrder.json().message).toMatch(/"kind" .* and then "file"/);
       const noForm = await app.inject({
         method: 'POST',
         url: STORE_FILES_PATH,
