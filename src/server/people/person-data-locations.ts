@@ -74,4 +74,6 @@ export const personDataLocations: PersonDataLocation[] = [
     mentions: ['admin_email', 'restored_by'],
     rowArrays: ['before', 'after'],
   },
+  // The admin who uploaded a file; a file's own name may name someone too.
+  { table: 'store_files', label: 'uploaded files', mentions: ['created_by', 'name'] },
 ];
