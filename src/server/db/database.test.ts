@@ -28,7 +28,10 @@ const expectedColumns: Record<
   | 'payment_events'
   | 'insight_salts'
   | 'insight_events'
-  | 'insight_daily',
+  | 'insight_daily'
+  | 'store_files'
+  | 'store_file_chunks'
+  | 'store_image_variants',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -102,6 +105,21 @@ const expectedColumns: Record<
   insight_salts: ['day', 'salt'],
   insight_events: ['id', 'day', 'name', 'path', 'visitor', 'created_at'],
   insight_daily: ['day', 'name', 'visitors', 'events'],
+  // DESIGN.md "The offer, edited by the owner": uploads, their bytes in chunks, image variants.
+  store_files: [
+    'id',
+    'kind',
+    'name',
+    'content_type',
+    'size',
+    'sha256',
+    'width',
+    'height',
+    'created_by',
+    'created_at',
+  ],
+  store_file_chunks: ['file_id', 'seq', 'data'],
+  store_image_variants: ['file_id', 'width', 'height', 'format', 'hash', 'data'],
 };
 
 describeEachDatabase('database', (use) => {

@@ -11,7 +11,7 @@ import { HttpError } from '../../http/errors';
 /** Bytes per stored row: written as the upload streams in, read a few at a time. */
 export const CHUNK_BYTES = 256 * 1024;
 /** Rows one query of a download fetches. */
-export const CHUNKS_PER_FETCH = 4;
+export const CHUNKS_PER_FETCH = 2;
 
 const MB = 1024 * 1024;
 
