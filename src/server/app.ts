@@ -35,6 +35,8 @@ import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { storePlugin } from './store/store-plugin';
+import { fileRoutes } from './store/files/file-routes';
+import { storeFileRoutes } from './store/files/upload-route';
 import { storePreviewRoute } from './store/store-preview-route';
 import { storeAdminRoutes } from './store/store-routes';
 import { pagesPlugin } from './web/page-renderer';
@@ -71,6 +73,7 @@ const adminRoutes = [
   adminOrderRoutes,
   storeAdminRoutes,
   storePreviewRoute,
+  storeFileRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
@@ -138,6 +141,7 @@ export const app = fp<AppOptions>(
     await instance.register(authRoutes);
     await instance.register(formRoutes);
     await instance.register(eventRoutes);
+    await instance.register(fileRoutes);
     const product = bundleFile(config, clientDir);
     // The webhook, download links and the thank-you page's confirmation: verified purchases only.
     if (config.stripe) {

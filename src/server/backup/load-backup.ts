@@ -119,6 +119,9 @@ async function loadRows(
     };
   });
 
+  // Tables load parents first, so foreign keys hold after each statement; a deferred check
+  // left pending would keep the triggers below from being switched back on.
+  await sql`set constraints all immediate`.execute(trx);
   for (const { target } of plan) {
     await sql.raw(`alter table ${qualifiedName(target)} disable trigger user`).execute(trx);
   }

@@ -14,6 +14,11 @@ import {
 
 /** Rows fetched from the cursor at a time: memory stays flat whatever the table's size. */
 export const FETCH_ROWS = 1_000;
+/**
+ * Rows of a table with binary columns: a stored file's chunks are 256 KB each (twice that as
+ * hex), so a thousand of them would hold half a gigabyte.
+ */
+export const FETCH_BINARY_ROWS = 4;
 
 /**
  * Every table of the app as it is at one instant, as backup records: one repeatable-read,
@@ -77,9 +82,12 @@ export async function* readSnapshot(
           `declare backup_rows no scroll cursor for select to_json(array[${values}])::text as r from ${qualifiedName(table)}${order}`,
         )
         .execute(trx);
+      const fetchRows = table.columns.some((column) => column.type === 'bytea')
+        ? FETCH_BINARY_ROWS
+        : FETCH_ROWS;
       for (;;) {
         const batch = await sql
-          .raw<{ r: string }>(`fetch ${FETCH_ROWS} from backup_rows`)
+          .raw<{ r: string }>(`fetch ${fetchRows} from backup_rows`)
           .execute(trx);
         if (batch.rows.length === 0) break;
         yield { kind: 'rows', rows: batch.rows.map((row) => row.r) };

@@ -178,6 +178,14 @@ export const envSchema = z.object({
     optional(positiveInt.check(z.maximum(1000, { error: 'must be at most 1000' }))),
     5,
   ),
+  UPLOAD_IMAGE_MAX_MB: z._default(
+    optional(wholeNumber(1, 100, 'must be a whole number of megabytes from 1 to 100')),
+    10,
+  ),
+  UPLOAD_FILE_MAX_MB: z._default(
+    optional(wholeNumber(1, 10240, 'must be a whole number of megabytes from 1 to 10240')),
+    200,
+  ),
   /** Unset: 5 in production (a balancer's health checks notice within it), 0 otherwise. */
   DRAIN_SECONDS: optional(
     z.coerce

@@ -255,4 +255,18 @@ describe('loadConfig', () => {
       'Invalid configuration: PORT must be a whole number between 0 and 65535 (got "abc"); SMTP_URL must be a URL like smtp://user:password@host:587 (got "http://x").',
     );
   });
+
+  it('reads the upload limits in megabytes and refuses limits that are not whole and in range', () => {
+    expect(loadConfig({}).uploads).toEqual({
+      imageMaxBytes: 10 * 1024 * 1024,
+      fileMaxBytes: 200 * 1024 * 1024,
+    });
+    expect(loadConfig({ UPLOAD_IMAGE_MAX_MB: '2', UPLOAD_FILE_MAX_MB: '1024' }).uploads).toEqual({
+      imageMaxBytes: 2 * 1024 * 1024,
+      fileMaxBytes: 1024 * 1024 * 1024,
+    });
+    expect(configError({ UPLOAD_IMAGE_MAX_MB: '0', UPLOAD_FILE_MAX_MB: '1.5' })).toBe(
+      'Invalid configuration: UPLOAD_IMAGE_MAX_MB must be a whole number of megabytes from 1 to 100 (got "0"); UPLOAD_FILE_MAX_MB must be a whole number of megabytes from 1 to 10240 (got "1.5").',
+    );
+  });
 });

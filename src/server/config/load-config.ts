@@ -59,7 +59,13 @@ export type Config = {
   drainMs: number;
   stripe: StripeSettings | undefined;
   product: ProductSettings;
+  uploads: UploadSettings;
 };
+
+/** The largest uploads the admin takes (UPLOAD_IMAGE_MAX_MB, UPLOAD_FILE_MAX_MB), in bytes. */
+export type UploadSettings = { imageMaxBytes: number; fileMaxBytes: number };
+
+const MB = 1024 * 1024;
 
 /** A configuration problem, told in one line that names the variable. */
 export class ConfigError extends Error {
@@ -173,6 +179,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       currency: env.PRODUCT_CURRENCY,
       linkHours: env.DOWNLOAD_LINK_HOURS,
       downloadLimit: env.DOWNLOAD_LIMIT,
+    },
+    uploads: {
+      imageMaxBytes: env.UPLOAD_IMAGE_MAX_MB * MB,
+      fileMaxBytes: env.UPLOAD_FILE_MAX_MB * MB,
     },
   };
 }

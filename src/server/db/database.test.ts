@@ -30,7 +30,10 @@ const expectedColumns: Record<
   | 'insight_events'
   | 'insight_daily'
   | 'store_versions'
-  | 'store_draft',
+  | 'store_draft'
+  | 'store_files'
+  | 'store_file_chunks'
+  | 'store_image_variants',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -107,6 +110,21 @@ const expectedColumns: Record<
   // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.
   store_versions: ['version', 'content', 'published_at', 'published_by'],
   store_draft: ['id', 'content', 'updated_at', 'updated_by'],
+  // DESIGN.md "The offer, edited by the owner": uploads, their bytes in chunks, image variants.
+  store_files: [
+    'id',
+    'kind',
+    'name',
+    'content_type',
+    'size',
+    'sha256',
+    'width',
+    'height',
+    'created_by',
+    'created_at',
+  ],
+  store_file_chunks: ['file_id', 'seq', 'data'],
+  store_image_variants: ['file_id', 'width', 'height', 'format', 'hash', 'data'],
 };
 
 describeEachDatabase('database', (use) => {

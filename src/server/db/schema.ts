@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { InsightEventName } from '../../shared/insights/insight-events';
 import type { OrderStatus } from '../../shared/orders/order-api';
+import type { ImageFormat, StoreFileKind } from '../../shared/store/files-api';
 import type { TableName } from '../../shared/tables';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -124,6 +125,33 @@ export type StoreDraft = {
   updated_by: string | null;
 };
 
+/** DESIGN.md "The offer, edited by the owner": an uploaded file, never changed once stored. */
+export type StoreFile = {
+  id: string;
+  kind: StoreFileKind;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  created_by: string;
+  created_at: CreatedAt;
+};
+
+/** A product or guide file's bytes, in order from seq 0. */
+export type StoreFileChunk = { file_id: string; seq: number; data: Buffer };
+
+/** An uploaded image re-encoded at one width in one format. */
+export type StoreImageVariant = {
+  file_id: string;
+  width: number;
+  height: number;
+  format: ImageFormat;
+  hash: string;
+  data: Buffer;
+};
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -140,4 +168,7 @@ export type Database = CoversEveryTable<{
   insight_daily: InsightDaily;
   store_versions: StoreVersion;
   store_draft: StoreDraft;
+  store_files: StoreFile;
+  store_file_chunks: StoreFileChunk;
+  store_image_variants: StoreImageVariant;
 }>;

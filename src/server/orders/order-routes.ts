@@ -15,7 +15,8 @@ import { firstIssue } from '../../shared/forms/form-schemas';
 import { HttpError } from '../http/errors';
 import { parsedOr400 } from '../http/input';
 import type { StripeSettings } from '../config/load-config';
-import { checkBundleFile, sendBundle } from './bundle-file';
+import { productToSend, sendProduct } from '../store/files/product-file';
+import { checkBundleFile } from './bundle-file';
 import { checkoutRoute } from './checkout-route';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';
 import { useLink } from './download-links';
@@ -188,8 +189,8 @@ export const orderRoutes: FastifyPluginAsync<{
     async (request, reply) => {
       const id = sessionParams(request.params);
       const order = id ? await orderOfSession(id, request.log) : undefined;
-      if (sessionDownloadOpen(order)) return sendBundle(reply, options.bundleFile);
-      return linkProblemPage(reply, sessionDownloadProblem(order));
+      if (!sessionDownloadOpen(order)) return linkProblemPage(reply, sessionDownloadProblem(order));
+      return sendProduct(app, reply, await productToSend(app, options.bundleFile));
     },
   );
 
@@ -198,10 +199,12 @@ export const orderRoutes: FastifyPluginAsync<{
     '/download/:token',
     { exposeHeadRoute: false, config: { rateLimit: { max: 30, timeWindow: 60_000 } } },
     async (request, reply) => {
+      // Found first: a download that cannot be served does not count against the link.
+      const product = await productToSend(app, options.bundleFile);
       const used = await useLink(db, request.params.token);
       if (!used.ok) return linkProblemPage(reply, used.problem);
       request.log.info({ order: used.orderId }, 'Product downloaded');
-      return sendBundle(reply, options.bundleFile);
+      return sendProduct(app, reply, product);
     },
   );
 

@@ -79,4 +79,6 @@ export const personDataLocations: PersonDataLocation[] = [
   // kept as published; it holds no visitor's record.
   { table: 'store_versions', label: 'store versions', mentions: ['published_by'] },
   { table: 'store_draft', label: 'store draft', mentions: ['updated_by'] },
+  // The admin who uploaded a file; a file's own name may name someone too.
+  { table: 'store_files', label: 'uploaded files', mentions: ['created_by', 'name'] },
 ];

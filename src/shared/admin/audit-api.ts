@@ -23,6 +23,7 @@ export const auditActions = [
   'erase',
   'resend',
   'revoke',
+  'upload',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -26,6 +26,7 @@ const actionNames: Record<AuditEntry['action'], string> = {
   erase: 'Erased a person',
   resend: 'Resent',
   revoke: 'Revoked links',
+  upload: 'Uploaded',
 };
 
 const actionLooks: Record<AuditEntry['action'], string> = {
@@ -37,6 +38,7 @@ const actionLooks: Record<AuditEntry['action'], string> = {
   erase: 'bg-red-50 text-red-800',
   resend: 'bg-sand-100 text-ink',
   revoke: 'bg-red-50 text-red-800',
+  upload: 'bg-sage-100 text-sage-800',
 };
 
 function rowsText(entry: AuditEntry): string {
