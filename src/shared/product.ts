@@ -1,9 +1,8 @@
-/** Business constants of the offer (SPEC.md §1 and §9). */
+/**
+ * Constants of the offer that are not yet store content (SPEC.md §1 and §9). Prices are the
+ * store content's only (src/shared/store/store-content.ts).
+ */
 export const product = {
   name: 'Soul Reset Bundle',
-  priceUsd: 27,
-  formerPriceUsd: 89,
-  discountPercent: 70,
-  savingsUsd: 62,
   policiesLastUpdated: 'May 15, 2025',
 } as const;
