@@ -1,3 +1,4 @@
+import type { MediaImage } from './store/files-api';
 import { seedContent } from './store/seed-content';
 import type { StoreContent } from './store/store-content';
 
@@ -21,6 +22,8 @@ export type PublicConfig = {
   checkoutSessions: boolean;
   /** The live version of the store content: every text and price of the offer. */
   store: StoreContent;
+  /** The uploaded images the content shows, by file id: their sizes and variants. */
+  media: Record<string, MediaImage>;
 };
 
 export const publicConfigDefaults: PublicConfig = {
@@ -28,6 +31,7 @@ export const publicConfigDefaults: PublicConfig = {
   verifiedPurchases: false,
   checkoutSessions: false,
   store: seedContent(),
+  media: {},
 };
 
 /** The id of the `<script type="application/json">` element holding the PublicConfig. */

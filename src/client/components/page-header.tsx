@@ -1,11 +1,12 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link } from '../routing/router';
 import { paths } from '../../shared/paths';
-import { product } from '../../shared/product';
 import { LogoMark } from './logo';
+import { useStoreContent } from '../routing/public-config';
 
 /** The sticky bar of the inner pages: the brand, the page's title and the way back home. */
 export function PageHeader({ title }: { title: string }) {
+  const { product } = useStoreContent();
   return (
     <header className="sticky top-0 z-20 border-b border-sand-300 bg-sand-50/95 backdrop-blur">
       <div className="mx-auto flex max-w-5xl items-center justify-between gap-4 px-6 py-3">

@@ -1,9 +1,9 @@
 import { Link } from '../routing/router';
 import { track } from '../analytics/analytics';
 import { paths } from '../../shared/paths';
-import { product } from '../../shared/product';
 import { LogoMark } from './logo';
 import { useCopyrightYear } from './use-copyright-year';
+import { useStoreContent } from '../routing/public-config';
 
 const footerLinks = [
   { to: paths.contactUs, label: 'Contact Us', destination: 'contact_us' },
@@ -13,6 +13,7 @@ const footerLinks = [
 ] as const;
 
 export function SiteFooter() {
+  const { product } = useStoreContent();
   const year = useCopyrightYear();
   return (
     <footer className="border-t border-sand-300 bg-sand-100">

@@ -8,7 +8,6 @@ import { ContactForm } from '../features/forms/contact-form';
 import { FreeGuidePopup } from '../features/forms/free-guide-popup';
 import { OrderForm } from '../features/forms/order-form';
 import { scrollToSection } from '../lib/scroll';
-import { product } from '../../shared/product';
 import { BenefitsSection } from './home/benefits-section';
 import { FinalCtaSection } from './home/final-cta-section';
 import { HeroSection } from './home/hero-section';
@@ -16,6 +15,7 @@ import { ProblemSection } from './home/problem-section';
 import { ProductSections } from './home/product-sections';
 import { SolutionSection } from './home/solution-section';
 import { TestimonialsSection } from './home/testimonials-section';
+import { useStoreContent } from '../routing/public-config';
 
 const HASH_SCROLL_DELAY_MS = 100;
 
@@ -31,6 +31,7 @@ function useScrollToHashSection() {
 }
 
 export function HomePage() {
+  const { product } = useStoreContent();
   usePageView('home');
   useScrollToHashSection();
   return (

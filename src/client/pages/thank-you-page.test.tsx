@@ -18,6 +18,7 @@ const config: PublicConfig = {
   downloadUrl: '/seed/download.pdf',
   verifiedPurchases: true,
   checkoutSessions: false,
+  media: {},
   store: {
     ...publicConfigDefaults.store,
     product: { ...publicConfigDefaults.store.product, checkoutUrl: 'https://pay.example.com/buy' },

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
 import { SERVED_YEAR_KEY } from '../../shared/copyright-year';
 import { paths } from '../../shared/paths';
+import { escapeHtml } from '../mail/escape-html';
 import { prerenderedRoutes } from '../../shared/prerendered-routes';
 
 /** Where the build leaves room in index.html for the home route's markup and the other routes'. */
@@ -24,6 +25,38 @@ function scriptSafeJson(value: unknown): string {
     .replaceAll('\u2029', '\\u2029');
 }
 
+/**
+ * The page's title, description and social-sharing tags from the store content's `page`,
+ * in place of the built ones. The social image is the widest JPEG of an uploaded image, at
+ * `origin` (PUBLIC_URL), as link previews need a full address.
+ */
+export function pageHead(html: string, config: PublicConfig, origin: string): string {
+  const { title, description, socialImage } = config.store.page;
+  const image = socialImage && config.media[socialImage.file];
+  const jpeg = image?.variants.filter((variant) => variant.format === 'jpeg').at(-1);
+  const tags = [
+    `<meta property="og:type" content="website" />`,
+    `<meta property="og:title" content="${escapeHtml(title)}" />`,
+    `<meta property="og:description" content="${escapeHtml(description)}" />`,
+    ...(jpeg
+      ? [
+          `<meta property="og:image" content="${escapeHtml(origin + jpeg.url)}" />`,
+          `<meta property="og:image:width" content="${jpeg.width}" />`,
+          `<meta property="og:image:height" content="${jpeg.height}" />`,
+          `<meta property="og:image:alt" content="${escapeHtml(socialImage?.alt ?? '')}" />`,
+          `<meta name="twitter:card" content="summary_large_image" />`,
+        ]
+      : []),
+  ];
+  return html
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(
+      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
+      () =>
+        `<meta name="description" content="${escapeHtml(description)}" />\n    ${tags.join('\n    ')}`,
+    );
+}
+
 /** A public route's markup rendered with the settings and content (the build's render bundle). */
 export type RenderRoute = (location: string, config: PublicConfig, year: number) => Promise<string>;
 
@@ -42,6 +75,7 @@ export async function renderIndexPage(
   config: PublicConfig,
   renderRoute: RenderRoute | undefined,
   year = new Date().getUTCFullYear(),
+  origin = '',
 ): Promise<string> {
   const shown = config.verifiedPurchases ? { ...config, downloadUrl: '' } : config;
   if (!html.includes(ROOT_PLACEHOLDER) || !html.includes(TEMPLATES_PLACEHOLDER)) {
@@ -60,7 +94,7 @@ export async function renderIndexPage(
   }
   const data = `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">${scriptSafeJson({ ...shown, [SERVED_YEAR_KEY]: year })}</script>`;
   if (!html.includes('</head>')) throw new Error('index.html has no </head> to embed settings in.');
-  return html
+  return pageHead(html, config, origin)
     .replace(ROOT_PLACEHOLDER, () => home)
     .replace(TEMPLATES_PLACEHOLDER, () => templates.join(''))
     .replace('</head>', () => `    ${data}\n  </head>`);

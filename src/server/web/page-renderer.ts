@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StoreContent } from '../../shared/store/store-content';
+import { contentMedia } from '../store/files/content-media';
 import { renderIndexPage, type RenderRoute } from './index-page';
 
 /** The render bundle's entry, beside the built site: dist/render next to dist/client. */
@@ -64,7 +65,16 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
       checkoutSessions: app.config.stripe?.secretKey !== undefined,
     };
     app.decorate('pages', {
-      render: (store, year) => renderIndexPage(html, { ...settings, store }, renderRoute, year),
+      render: async (store, year) => {
+        const media = await contentMedia(app.database.db, store);
+        return renderIndexPage(
+          html,
+          { ...settings, store, media },
+          renderRoute,
+          year,
+          app.config.publicUrl,
+        );
+      },
     } satisfies Pages);
   },
   { name: 'pages' },

@@ -57,6 +57,9 @@ export type ImageVariant = {
   type: string;
 };
 
+/** An uploaded image as the page shows it: its size and every variant (PublicConfig.media). */
+export type MediaImage = { width: number; height: number; variants: ImageVariant[] };
+
 export type UploadedFile = {
   /** What the content's `product.file`, `guide.file` or image field takes. */
   id: string;

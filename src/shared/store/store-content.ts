@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { currencyDigits } from './offer';
+import { RICH_TEXT_LINK } from './rich-text';
 
 /**
  * The store content (DESIGN.md "The offer, edited by the owner"): one JSON document with
@@ -65,6 +66,65 @@ const fileId = z.nullable(
   z.string().check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'Choose an uploaded file.' })),
 );
 
+/**
+ * An image of the page: an uploaded image's id (the server adds its sizes to the page, see
+ * PublicConfig.media) or one of the images the site was built with ("builtin:<name>"), and
+ * its description for screen readers (empty for a decorative one).
+ */
+const image = z.object({
+  file: z.string().check(
+    z.regex(/^(builtin:[a-z0-9-]{1,64}|[a-z0-9-]{1,64})$/, {
+      error: 'Choose an uploaded image.',
+    }),
+  ),
+  alt: z
+    .string()
+    .check(
+      z.trim(),
+      z.maxLength(300, { error: 'The image description must be at most 300 characters.' }),
+    ),
+});
+
+/** One card of a list: a short title and its sentence. */
+const card = (what: string) =>
+  z.object({ title: text(`The ${what} title`, 100), text: text(`The ${what} text`, 400) });
+
+function list<T extends z.ZodMiniType>(item: T, what: string, min: number, max: number) {
+  return z
+    .array(item)
+    .check(
+      z.minLength(min, { error: `Keep at least ${min} ${what}.` }),
+      z.maxLength(max, { error: `At most ${max} ${what}.` }),
+    );
+}
+
+/** The small label, heading and introduction that open a home page section. */
+const heading = (section: string) => ({
+  eyebrow: text(`The ${section} label`, 60),
+  title: text(`The ${section} heading`, 120),
+});
+
+/**
+ * Rich text as the policy pages take it: "## " starts a section, "- " a list item, "> " a
+ * highlighted note, **bold** and [a link](/contact-us). Never HTML: it is rendered as
+ * elements (src/shared/store/rich-text.ts), so nothing the owner types runs in the page.
+ */
+const richText = (label: string) =>
+  text(label, 20_000).check(
+    z.refine(
+      (value) =>
+        [...value.matchAll(/\]\(([^)]*)\)/g)].every((match) => RICH_TEXT_LINK.test(match[1]!)),
+      {
+        error: `${label} has a link that is not a page of this site (/contact-us), a web address (https://…) or an email (mailto:…).`,
+      },
+    ),
+  );
+
+const isoDate = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Enter the date as YYYY-MM-DD.' }),
+  z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'Enter a real date.' }),
+);
+
 export const storeContentSchema = z
   .object({
     product: z.object({
@@ -77,9 +137,94 @@ export const storeContentSchema = z
       file: fileId,
     }),
     guide: z.object({ file: fileId }),
+    /** The page's title and description for search results and shared links. */
+    page: z.object({
+      title: text('The page title', 120),
+      description: text('The page description', 300),
+      socialImage: z.nullable(image),
+    }),
     hero: z.object({
       title: text('The headline', 120),
       text: text('The introduction', 600),
+      image,
+      /** The short promises under the buy button ("Instant download"). */
+      promises: list(text('A promise', 40), 'promises', 0, 6),
+    }),
+    problem: z.object({
+      ...heading('problem'),
+      text: text('The problem introduction', 600),
+      items: list(card('struggle'), 'struggles', 1, 8),
+    }),
+    solution: z.object({
+      ...heading('solution'),
+      text: text('The solution introduction', 600),
+      items: list(card('habit'), 'habits', 1, 8),
+      bundleTitle: text('The bundle list heading', 100),
+      bundleItems: list(text('A bundle item', 100), 'bundle items', 1, 12),
+      bundleNote: text('The bundle note', 300),
+    }),
+    /** One section per part of the bundle, each with its own address (#daily-presence-journal). */
+    parts: list(
+      z.object({
+        anchor: z.string().check(
+          z.regex(/^[a-z0-9][a-z0-9-]{0,63}$/, {
+            error: 'The section address takes small letters, digits and dashes.',
+          }),
+        ),
+        label: text('The part label', 40),
+        title: text('The part title', 100),
+        text: text('The part text', 600),
+        points: list(text('A point', 120), 'points', 0, 8),
+        image,
+      }),
+      'bundle parts',
+      0,
+      12,
+    ),
+    benefits: z.object({
+      ...heading('results'),
+      items: list(text('A result', 150), 'results', 1, 12),
+      /** Figures such as "5,000+ customers". */
+      stats: list(
+        z.object({ figure: text('The figure', 20), label: text('The figure label', 60) }),
+        'figures',
+        0,
+        4,
+      ),
+    }),
+    testimonials: z.object({
+      ...heading('testimonials'),
+      items: list(
+        z.object({
+          quote: text('The quote', 600),
+          name: text('The name', 60),
+          detail: z
+            .string()
+            .check(
+              z.trim(),
+              z.maxLength(80, { error: 'The place must be at most 80 characters.' }),
+            ),
+          portrait: z.nullable(image),
+        }),
+        'testimonials',
+        0,
+        12,
+      ),
+      note: z
+        .string()
+        .check(z.trim(), z.maxLength(300, { error: 'The note must be at most 300 characters.' })),
+    }),
+    finalCta: z.object({
+      ...heading('closing offer'),
+      text: text('The closing text', 600),
+      promises: list(text('A promise', 150), 'promises', 0, 6),
+    }),
+    /** The free-guide popup. */
+    popup: z.object({
+      title: text('The popup title', 80),
+      text: text('The popup text', 400),
+      button: text('The popup button', 40),
+      image,
     }),
     /** The thank-you page after a purchase: its headline, and what follows "Your … is ready." */
     thankYou: z.object({
@@ -90,6 +235,12 @@ export const storeContentSchema = z
     receipt: z.object({
       subject: text('The receipt subject', 150),
       intro: text('The receipt opening', 600),
+    }),
+    policies: z.object({
+      updatedOn: isoDate,
+      privacy: richText('The privacy policy'),
+      terms: richText('The terms of service'),
+      refund: richText('The refund policy'),
     }),
   })
   .check(
@@ -102,7 +253,13 @@ export const storeContentSchema = z
         path: ['product', 'compareAtCents'],
       },
     ),
+    z.refine(
+      (content) => new Set(content.parts.map((part) => part.anchor)).size === content.parts.length,
+      { error: 'Two bundle parts have the same section address.', path: ['parts'] },
+    ),
   );
+
+export type StoreImage = z.output<typeof image>;
 
 export type StoreContent = z.output<typeof storeContentSchema>;
 

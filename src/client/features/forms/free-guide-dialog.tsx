@@ -1,10 +1,11 @@
 import { X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { track } from '../../analytics/analytics';
+import { ContentImage } from '../../components/content-image';
 import { ModalDialog } from '../../components/modal-dialog';
+import { useStoreContent } from '../../routing/public-config';
 import { fieldLimits, HONEYPOT_FIELD } from '../../../shared/forms/form-fields';
 import { firstIssue, formSchemas } from '../../../shared/forms/form-schemas';
-import cover from './free-guide-cover.svg';
 import { Banner, Field, Honeypot } from '../../components/form-parts';
 import { formPrimaryButton, formSecondaryButton } from '../../components/styles';
 import { postForm } from './post-form';
@@ -22,6 +23,7 @@ export const freeGuideMessages = {
 /** The free-guide popup (SPEC.md §2, §4): a modal dialog that closes on Escape or its button. */
 export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
   const id = useId();
+  const { popup } = useStoreContent();
   const [fields, setFields] = useState({ name: '', email: '', [HONEYPOT_FIELD]: '' });
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -94,14 +96,17 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
         <X aria-hidden="true" className="h-5 w-5" />
       </button>
       <div className="flex items-start gap-5">
-        <img src={cover} alt="" width={80} height={100} className="hidden shrink-0 sm:block" />
+        <ContentImage
+          image={popup.image}
+          sizes="80px"
+          className="hidden h-auto w-20 shrink-0 sm:block"
+        />
         <div>
           <h2 id={`${id}-title`} className="text-2xl font-semibold text-sage-800">
-            Free Mindfulness Guide
+            {popup.title}
           </h2>
           <p id={`${id}-copy`} className="mt-2 text-ink-muted">
-            Simple daily practices to quiet your mind and ease stress, free to download. Tell us
-            where to reach you and get your copy now.
+            {popup.text}
           </p>
         </div>
       </div>
@@ -175,7 +180,7 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
             className={`${formPrimaryButton} w-full`}
             disabled={loading || !fields.name.trim() || !fields.email.trim()}
           >
-            {loading ? 'Processing...' : 'Get Your Free Guide'}
+            {loading ? 'Processing...' : popup.button}
           </button>
           <p className="text-center text-xs text-ink-muted">
             We respect your privacy. Your details are never shared with third parties.

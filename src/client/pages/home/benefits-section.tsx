@@ -1,21 +1,8 @@
 import { CheckCircle2 } from 'lucide-react';
-
-const results = [
-  'Fall asleep more easily and wake up rested',
-  'Catch anxious thoughts before they spiral',
-  'Start each day with focus instead of dread',
-  'Feel present with the people you love',
-  'Set kinder boundaries without guilt',
-  'Keep a calm routine that lasts beyond day 30',
-];
-
-const proof = [
-  { figure: '5,000+', label: 'customers' },
-  { figure: '94%', label: 'success rate' },
-  { figure: '7 days', label: 'to visible results' },
-];
+import { useStoreContent } from '../../routing/public-config';
 
 export function BenefitsSection() {
+  const { benefits } = useStoreContent();
   return (
     <section
       id="benefits"
@@ -25,28 +12,30 @@ export function BenefitsSection() {
       <div className="mx-auto max-w-6xl px-6">
         <div className="mx-auto max-w-2xl text-center">
           <p className="text-sm font-semibold tracking-widest text-sand-200 uppercase">
-            Your 30-day results
+            {benefits.eyebrow}
           </p>
           <h2 id="benefits-title" className="mt-2 font-serif text-3xl leading-tight sm:text-4xl">
-            What you can expect after 30 days
+            {benefits.title}
           </h2>
         </div>
         <ul className="mx-auto mt-10 grid max-w-4xl gap-4 sm:grid-cols-2">
-          {results.map((result) => (
-            <li key={result} className="flex items-start gap-3 rounded-2xl bg-white/10 p-5">
+          {benefits.items.map((result, index) => (
+            <li key={index} className="flex items-start gap-3 rounded-2xl bg-white/10 p-5">
               <CheckCircle2 aria-hidden="true" className="h-6 w-6 shrink-0 text-sage-200" />
               <span className="text-lg">{result}</span>
             </li>
           ))}
         </ul>
-        <dl className="mx-auto mt-14 grid max-w-4xl gap-6 text-center sm:grid-cols-3">
-          {proof.map(({ figure, label }) => (
-            <div key={label} className="rounded-2xl border border-white/20 p-6">
-              <dt className="text-sand-200">{label}</dt>
-              <dd className="order-first font-serif text-4xl">{figure}</dd>
-            </div>
-          ))}
-        </dl>
+        {benefits.stats.length > 0 && (
+          <dl className="mx-auto mt-14 grid max-w-4xl gap-6 text-center sm:grid-cols-3">
+            {benefits.stats.map(({ figure, label }, index) => (
+              <div key={index} className="rounded-2xl border border-white/20 p-6">
+                <dt className="text-sand-200">{label}</dt>
+                <dd className="order-first font-serif text-4xl">{figure}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
       </div>
     </section>
   );

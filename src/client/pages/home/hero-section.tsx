@@ -6,15 +6,11 @@ import { CheckoutLink } from '../../components/checkout-link';
 import { scrollToSection } from '../../lib/scroll';
 import { offerOf } from '../../../shared/store/offer';
 import { useStoreContent } from '../../routing/public-config';
-import bundleImage from '../../images/bundle-mockup.svg';
+import { ContentImage } from '../../components/content-image';
 import { PriceTag } from './price-tag';
 
-const promises = [
-  { icon: Download, text: 'Instant download' },
-  { icon: InfinityIcon, text: 'Lifetime access' },
-  { icon: RefreshCcw, text: 'No subscription' },
-  { icon: PackageX, text: 'No physical shipment' },
-];
+/** The promises' icons, in turn. */
+const icons = [Download, InfinityIcon, RefreshCcw, PackageX];
 
 export function HeroSection() {
   const { product, hero } = useStoreContent();
@@ -61,19 +57,20 @@ export function HeroSection() {
             </a>
           </div>
           <ul className="mt-8 grid grid-cols-2 gap-x-6 gap-y-3 text-sm text-ink-muted sm:flex sm:flex-wrap">
-            {promises.map(({ icon: Icon, text }) => (
-              <li key={text} className="flex items-center gap-2">
-                <Icon aria-hidden="true" className="h-4 w-4 text-sage-600" />
-                {text}
-              </li>
-            ))}
+            {hero.promises.map((text, index) => {
+              const Icon = icons[index % icons.length]!;
+              return (
+                <li key={index} className="flex items-center gap-2">
+                  <Icon aria-hidden="true" className="h-4 w-4 text-sage-600" />
+                  {text}
+                </li>
+              );
+            })}
           </ul>
         </div>
-        <img
-          src={bundleImage}
-          width={560}
-          height={480}
-          alt="The Soul Reset Bundle: a journal, a card deck, quote cards and a workbook laid out on a soft sage background"
+        <ContentImage
+          image={hero.image}
+          sizes="(min-width: 1152px) 520px, (min-width: 768px) 45vw, 90vw"
           fetchPriority="high"
           className="mx-auto h-auto w-full max-w-md md:max-w-none"
         />

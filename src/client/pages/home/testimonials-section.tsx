@@ -1,73 +1,50 @@
+import { ContentImage } from '../../components/content-image';
 import { FiveStars } from '../../components/five-stars';
-import portraitAmelia from '../../images/portrait-amelia.svg';
-import portraitNadia from '../../images/portrait-nadia.svg';
-import portraitSofia from '../../images/portrait-sofia.svg';
+import { useStoreContent } from '../../routing/public-config';
 import { SectionHeading } from './section-heading';
 
-/** Sample testimonials (SPEC.md §1): illustrative content, said so on the page. */
-const testimonials = [
-  {
-    image: portraitSofia,
-    name: 'Sofia M.',
-    location: 'Austin, Texas',
-    quote:
-      'By the end of the first week I was sleeping through the night again. The evening ritual is now the part of my day I look forward to most.',
-  },
-  {
-    image: portraitAmelia,
-    name: 'Amelia R.',
-    location: 'Manchester, UK',
-    quote:
-      'The Thought Healing Deck lives in my handbag. When my mind starts racing at work, one card is enough to bring me back.',
-  },
-  {
-    image: portraitNadia,
-    name: 'Nadia K.',
-    location: 'Toronto, Canada',
-    quote:
-      'I have tried so many apps. This is the first thing that actually fit into my life as a mum of two. Calm, simple and beautiful.',
-  },
-];
-
 export function TestimonialsSection() {
+  const { testimonials } = useStoreContent();
+  if (testimonials.items.length === 0) return null;
   return (
     <section id="testimonials" aria-labelledby="testimonials-title" className="bg-sand-100 py-20">
       <div className="mx-auto max-w-6xl px-6">
         <SectionHeading
           id="testimonials-title"
-          eyebrow="Kind words"
-          title="Loved by women finding their calm"
+          eyebrow={testimonials.eyebrow}
+          title={testimonials.title}
         />
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {testimonials.map((item) => (
-            <li key={item.name}>
+          {testimonials.items.map((item, index) => (
+            <li key={index}>
               <figure className="flex h-full flex-col rounded-3xl bg-white p-7 shadow-sm">
                 <FiveStars />
                 <blockquote className="mt-4 flex-1 text-lg leading-relaxed text-ink">
                   <p>“{item.quote}”</p>
                 </blockquote>
                 <figcaption className="mt-6 flex items-center gap-4">
-                  <img
-                    src={item.image}
-                    width={56}
-                    height={56}
-                    alt=""
-                    loading="lazy"
-                    decoding="async"
-                    className="h-14 w-14 rounded-full"
-                  />
+                  {item.portrait && (
+                    <ContentImage
+                      image={item.portrait}
+                      sizes="56px"
+                      loading="lazy"
+                      className="h-14 w-14 rounded-full object-cover"
+                    />
+                  )}
                   <span>
                     <span className="block font-semibold text-ink">{item.name}</span>
-                    <span className="block text-sm text-ink-muted">{item.location}</span>
+                    {item.detail && (
+                      <span className="block text-sm text-ink-muted">{item.detail}</span>
+                    )}
                   </span>
                 </figcaption>
               </figure>
             </li>
           ))}
         </ul>
-        <p className="mt-8 text-center text-sm text-ink-muted">
-          Illustrative testimonials with illustrated portraits; individual results vary.
-        </p>
+        {testimonials.note && (
+          <p className="mt-8 text-center text-sm text-ink-muted">{testimonials.note}</p>
+        )}
       </div>
     </section>
   );

@@ -6,7 +6,6 @@ import {
   STORE_FILES_PATH,
   guideFilePath,
   imageTypes,
-  mediaPath,
   storeFileKinds,
   type StoreFileKind,
   type UploadedFile,
@@ -14,6 +13,7 @@ import {
 import { recordAudit } from '../../admin/audit/audit-log';
 import { ADMIN_PREFIX } from '../../admin/admin-plugin';
 import { HttpError } from '../../http/errors';
+import { imageVariant } from './content-media';
 import { encodeImage } from './images';
 import { cleanFileName, newFileId, storeStreamedFile, tooLarge } from './stored-files';
 
@@ -113,15 +113,7 @@ export const storeFileRoutes: FastifyPluginAsync = async (scope) => {
         .execute();
       await audit(trx, adminEmail, file);
     });
-    const variants = image.variants
-      .map(({ width, height, format, hash }) => ({
-        url: mediaPath(hash, width, format),
-        width,
-        height,
-        format,
-        type: imageTypes[format],
-      }))
-      .sort((a, b) => a.width - b.width);
+    const variants = image.variants.map(imageVariant).sort((a, b) => a.width - b.width);
     const fallback = variants.filter((variant) => variant.format === 'jpeg').at(-1)!;
     return {
       id,

@@ -1,0 +1,110 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+import { HttpError } from '../../http/errors';
+import {
+  imageTypes,
+  mediaPath,
+  type ImageFormat,
+  type ImageVariant,
+  type MediaImage,
+} from '../../../shared/store/files-api';
+import type { StoreContent } from '../../../shared/store/store-content';
+
+/** An uploaded image the content shows, at its field path ("parts.2.image"). */
+export type ImageRef = { path: string; file: string };
+
+const isImage = (value: unknown): value is { file: string; alt: string } =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { file?: unknown }).file === 'string' &&
+  typeof (value as { alt?: unknown }).alt === 'string';
+
+/** Every uploaded image of the content, wherever it sits (built-in ones are not uploads). */
+export function uploadedImages(content: StoreContent): ImageRef[] {
+  const refs: ImageRef[] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (isImage(value)) {
+      if (!value.file.startsWith('builtin:')) refs.push({ path: path.join('.'), file: value.file });
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) walk(child, [...path, key]);
+  };
+  walk(content, []);
+  return refs;
+}
+
+export function imageVariant(row: {
+  hash: string;
+  width: number;
+  height: number;
+  format: ImageFormat;
+}): ImageVariant {
+  return {
+    url: mediaPath(row.hash, row.width, row.format),
+    width: row.width,
+    height: row.height,
+    format: row.format,
+    type: imageTypes[row.format],
+  };
+}
+
+/** The uploaded images the content shows, by id, with their variants narrowest first. */
+export async function contentMedia(
+  db: Kysely<Database>,
+  content: StoreContent,
+): Promise<Record<string, MediaImage>> {
+  const ids = [...new Set(uploadedImages(content).map((ref) => ref.file))];
+  if (ids.length === 0) return {};
+  const rows = await db
+    .selectFrom('store_image_variants as v')
+    .innerJoin('store_files as f', 'f.id', 'v.file_id')
+    .select([
+      'v.file_id',
+      'v.hash',
+      'v.width',
+      'v.height',
+      'v.format',
+      'f.width as file_width',
+      'f.height as file_height',
+    ])
+    .where('v.file_id', 'in', ids)
+    .where('f.kind', '=', 'image')
+    .orderBy('v.file_id')
+    .orderBy('v.width')
+    .execute();
+  const media: Record<string, MediaImage> = {};
+  for (const row of rows) {
+    const image = (media[row.file_id] ??= {
+      width: row.file_width ?? row.width,
+      height: row.file_height ?? row.height,
+      variants: [],
+    });
+    image.variants.push(imageVariant(row));
+  }
+  return media;
+}
+
+/** A 400 naming each image field whose upload is not an image of this store (or is gone). */
+export async function checkUploadedImages(
+  db: Kysely<Database>,
+  content: StoreContent,
+): Promise<void> {
+  const refs = uploadedImages(content);
+  if (refs.length === 0) return;
+  const found = await db
+    .selectFrom('store_files')
+    .select('id')
+    .where('id', 'in', [...new Set(refs.map((ref) => ref.file))])
+    .where('kind', '=', 'image')
+    .execute();
+  const known = new Set(found.map((row) => row.id));
+  const fields: Record<string, string> = {};
+  for (const ref of refs) {
+    if (!known.has(ref.file))
+      fields[`${ref.path}.file`] = 'This image is not uploaded: choose it again.';
+  }
+  if (Object.keys(fields).length > 0) {
+    throw new HttpError(400, 'Some fields need your attention.', fields);
+  }
+}
