@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { ADMIN_PREFIX } from '../admin/admin-plugin';
 import { HttpError } from '../http/errors';
 import { STORE_PREVIEW_PATH } from '../../shared/store/store-api';
-import { checkUploadedImages } from './files/content-media';
+import { checkUploadedImages } from './files/content-files';
 import { fieldErrors, storeContentSchema } from '../../shared/store/store-content';
 
 /**

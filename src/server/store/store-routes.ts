@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
 import * as z from 'zod/mini';
 import {
   type StorePublished,
@@ -10,11 +11,12 @@ import {
   storeContentSchema,
   type StoreContent,
 } from '../../shared/store/store-content';
+import type { Database } from '../db/schema';
 import { audited, recordAudit } from '../admin/audit/audit-log';
 import { errorBody, HttpError } from '../http/errors';
 import { pageQuery, parsedOr400 } from '../http/input';
 import { completeContent } from './complete-content';
-import { checkUploadedImages } from './files/content-media';
+import { checkUploadedImages, contentFiles } from './files/content-files';
 import { seedFromConfig } from './store-plugin';
 import { contentOr400, STORE_BODY_LIMIT } from './store-preview-route';
 import {
@@ -47,9 +49,14 @@ function draftContent(body: unknown) {
   return contentOr400({ content: storable(content) });
 }
 
-function stateOf(draft: StoreContent, live: PublishedStore): StoreState {
+async function stateOf(
+  db: Kysely<Database>,
+  draft: StoreContent,
+  live: PublishedStore,
+): Promise<StoreState> {
   return {
     draft,
+    files: await contentFiles(db, [draft, live.content]),
     published: {
       version: live.version,
       publishedAt: live.publishedAt.toISOString(),
@@ -79,7 +86,7 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.get('/store', async (): Promise<StoreState> => {
     const [draft, live] = await Promise.all([readDraft(db), scope.store.refresh()]);
-    return stateOf(completeContent(draft.content, seed), live);
+    return stateOf(db, completeContent(draft.content, seed), live);
   });
 
   scope.put('/store', { bodyLimit: STORE_BODY_LIMIT }, async (request): Promise<StoreState> => {
@@ -100,7 +107,7 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
       ),
     );
     if (!updatedAt) throw new Error('The store has no draft.');
-    return stateOf(content, scope.store.published());
+    return stateOf(db, content, scope.store.published());
   });
 
   /**

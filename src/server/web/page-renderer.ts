@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { StoreContent } from '../../shared/store/store-content';
-import { contentMedia } from '../store/files/content-media';
+import { contentMedia } from '../store/files/content-files';
 import { renderIndexPage, type RenderRoute } from './index-page';
 
 /** The render bundle's entry, beside the built site: dist/render next to dist/client. */

@@ -79,3 +79,21 @@ export type UploadedFile = {
   width?: number;
   height?: number;
 };
+
+/** A file the store content names, as the Store page shows it (StoreState.files). */
+export type StoreFileSummary = {
+  kind: StoreFileKind;
+  name: string;
+  /** Bytes as uploaded. */
+  size: number;
+  /** Images only: what the page shows. */
+  image?: MediaImage;
+};
+
+/** The summary of an upload's answer, to show it before the next load of the store. */
+export function fileSummary(file: UploadedFile): StoreFileSummary {
+  const { kind, name, size, width, height, variants } = file;
+  return variants && width && height
+    ? { kind, name, size, image: { width, height, variants } }
+    : { kind, name, size };
+}

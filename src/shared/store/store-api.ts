@@ -1,3 +1,4 @@
+import type { StoreFileSummary } from './files-api';
 import type { StoreContent } from './store-content';
 
 /**
@@ -29,7 +30,12 @@ export function storeRestorePath(version: number): string {
 
 export type PublishedVersion = { version: number; publishedAt: string; content: StoreContent };
 
-export type StoreState = { draft: StoreContent; published: PublishedVersion };
+export type StoreState = {
+  draft: StoreContent;
+  published: PublishedVersion;
+  /** Every uploaded file the draft or the live version names, by id. */
+  files: Record<string, StoreFileSummary>;
+};
 
 export type StoreVersion = { version: number; publishedAt: string; by: string | null };
 

@@ -13,7 +13,7 @@ import {
 import { recordAudit } from '../../admin/audit/audit-log';
 import { ADMIN_PREFIX } from '../../admin/admin-plugin';
 import { HttpError } from '../../http/errors';
-import { imageVariant } from './content-media';
+import { imageVariant } from './content-files';
 import { encodeImage } from './images';
 import { cleanFileName, newFileId, storeStreamedFile, tooLarge } from './stored-files';
 

@@ -7,6 +7,7 @@ import {
   type ImageFormat,
   type ImageVariant,
   type MediaImage,
+  type StoreFileSummary,
 } from '../../../shared/store/files-api';
 import type { StoreContent } from '../../../shared/store/store-content';
 
@@ -50,11 +51,14 @@ export function imageVariant(row: {
 }
 
 /** The uploaded images the content shows, by id, with their variants narrowest first. */
-export async function contentMedia(
+export function contentMedia(
   db: Kysely<Database>,
   content: StoreContent,
 ): Promise<Record<string, MediaImage>> {
-  const ids = [...new Set(uploadedImages(content).map((ref) => ref.file))];
+  return mediaOf(db, [...new Set(uploadedImages(content).map((ref) => ref.file))]);
+}
+
+async function mediaOf(db: Kysely<Database>, ids: string[]): Promise<Record<string, MediaImage>> {
   if (ids.length === 0) return {};
   const rows = await db
     .selectFrom('store_image_variants as v')
@@ -107,4 +111,34 @@ export async function checkUploadedImages(
   if (Object.keys(fields).length > 0) {
     throw new HttpError(400, 'Some fields need your attention.', fields);
   }
+}
+
+/** Every uploaded file the contents name (product, guide, images), as the Store page lists them. */
+export async function contentFiles(
+  db: Kysely<Database>,
+  contents: StoreContent[],
+): Promise<Record<string, StoreFileSummary>> {
+  const ids = new Set<string>();
+  for (const content of contents) {
+    for (const id of [content.product.file, content.guide.file]) if (id) ids.add(id);
+    for (const ref of uploadedImages(content)) ids.add(ref.file);
+  }
+  if (ids.size === 0) return {};
+  const rows = await db
+    .selectFrom('store_files')
+    .select(['id', 'kind', 'name', 'size'])
+    .where('id', 'in', [...ids])
+    .execute();
+  const images = await mediaOf(
+    db,
+    rows.filter((row) => row.kind === 'image').map((row) => row.id),
+  );
+  const files: Record<string, StoreFileSummary> = {};
+  for (const { id, kind, name, size } of rows) {
+    const image = images[id];
+    files[id] = image
+      ? { kind, name, size: Number(size), image }
+      : { kind, name, size: Number(size) };
+  }
+  return files;
 }
