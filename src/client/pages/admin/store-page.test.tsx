@@ -8,7 +8,12 @@ import {
   STORE_VERSIONS_PATH,
   type StoreVersion,
 } from '../../../shared/store/store-api';
-import type { StoreContent } from '../../../shared/store/store-content';
+import * as z from 'zod/mini';
+import {
+  fieldErrors,
+  storeContentSchema,
+  type StoreContent,
+} from '../../../shared/store/store-content';
 import { fakeApi, type FakeRequest } from '../../../../tests/support/client/fake-api';
 import { StorePage } from './store-page';
 
@@ -21,7 +26,7 @@ function fakeStore() {
   const state = () => {
     const live = store.versions.length;
     const { content, publishedAt } = store.versions[live - 1]!;
-    return { draft: store.draft, published: { version: live, publishedAt, content } };
+    return { draft: store.draft, published: { version: live, publishedAt, content }, files: {} };
   };
   const publish = (content: StoreContent) => {
     store.versions.push({ content, publishedAt: '2026-11-25T12:00:00.000Z' });
@@ -30,18 +35,22 @@ function fakeStore() {
   fakeApi({
     [STORE_PATH]: (request: FakeRequest) => {
       if (request.method === 'PUT') {
-        const { content } = request.body as { content: StoreContent };
-        if (content.hero.title.trim() === '') {
+        // The server's own check: the shared schema, each bad field by its path.
+        const parsed = z.safeParse(
+          storeContentSchema,
+          (request.body as { content: unknown }).content,
+        );
+        if (!parsed.success) {
           return {
             status: 400,
             body: {
               error: 'Bad Request',
               message: 'Some fields need your attention.',
-              fields: { 'hero.title': 'The headline cannot be empty.' },
+              fields: fieldErrors(parsed.error),
             },
           };
         }
-        store.draft = content;
+        store.draft = parsed.data;
       }
       return { status: 200, body: state() };
     },
@@ -69,11 +78,21 @@ function fakeStore() {
   return store;
 }
 
-const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+/**
+ * The control the label `name` is for. (getByLabelText takes seconds on a form this size in
+ * jsdom; this finds the same control through the label's `for`.)
+ */
+function field(name: string): HTMLInputElement {
+  const label = screen.getByText(name, { selector: 'label' }) as HTMLLabelElement;
+  return document.getElementById(label.htmlFor) as HTMLInputElement;
+}
 const type = (name: string, value: string) => fireEvent.change(field(name), { target: { value } });
 const click = async (name: string | RegExp) => {
   await act(async () => {
-    fireEvent.click(screen.getByRole('button', { name }));
+    // By its text, or by its label for a button that shows an icon only.
+    const labelled =
+      typeof name === 'string' ? document.querySelector(`button[aria-label="${name}"]`) : null;
+    fireEvent.click(labelled ?? screen.getByText(name, { selector: 'button' }));
   });
 };
 
@@ -190,5 +209,58 @@ describe('Store page', () => {
     fakeStore();
     await click('Try again');
     expect(await screen.findByDisplayValue('Soul Reset Bundle')).toBeTruthy();
+  });
+
+  it('edits, adds, reorders and removes testimonials, with an error at the new one’s field', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    const testimonial = (n: number) =>
+      screen.getByText(`Testimonial ${n}`, { selector: 'legend' }).closest('fieldset')!;
+    const quote = (n: number) =>
+      within(testimonial(n)).getByText('Quote', { selector: 'label' }) as HTMLLabelElement;
+    const quoteField = (n: number) =>
+      document.getElementById(quote(n).htmlFor) as HTMLTextAreaElement;
+
+    fireEvent.change(quoteField(2), { target: { value: 'One card brings me back.' } });
+    await click('Move testimonial 2 up');
+    expect(quoteField(1).value).toBe('One card brings me back.');
+    await click('Add a testimonial');
+    expect(quoteField(4).value).toBe('');
+
+    await click('Save draft');
+    expect(await within(testimonial(4)).findByText('The quote cannot be empty.')).toBeTruthy();
+    expect(quoteField(4).getAttribute('aria-invalid')).toBe('true');
+    // The section with the error is open, and says so.
+    expect(
+      screen.getByText('Testimonials', { selector: 'summary span span' }).closest('details')!.open,
+    ).toBe(true);
+    expect(store.draft.testimonials.items).toHaveLength(3);
+
+    await click('Remove testimonial 4');
+    await click('Save draft');
+    expect(await screen.findByText(/Draft saved/)).toBeTruthy();
+    expect(store.draft.testimonials.items.map((item) => item.name)).toEqual([
+      'Amelia R.',
+      'Sofia M.',
+      'Nadia K.',
+    ]);
+    expect(store.draft.testimonials.items[0]!.quote).toBe('One card brings me back.');
+  });
+
+  it('writes the policies’ marks from their toolbar', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    const privacy = field('Privacy policy') as unknown as HTMLTextAreaElement;
+    const toolbar = screen.getByRole('toolbar', { name: 'Privacy policy: formatting' });
+    privacy.setSelectionRange(privacy.value.length, privacy.value.length);
+    await act(async () => {
+      fireEvent.click(within(toolbar).getByText('Heading'));
+    });
+    expect(privacy.value.endsWith('\n\n## Heading')).toBe(true);
+    await click('Save draft');
+    expect(await screen.findByText(/Draft saved/)).toBeTruthy();
+    expect(store.draft.policies.privacy.endsWith('## Heading')).toBe(true);
   });
 });

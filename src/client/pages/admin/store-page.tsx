@@ -1,149 +1,33 @@
 import { CircleAlert, CircleCheck, Eye, Save, Send } from 'lucide-react';
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { StoreFileSummary } from '../../../shared/store/files-api';
 import type { StoreState, StoreVersion } from '../../../shared/store/store-api';
-import { offerOf } from '../../../shared/store/offer';
 import type { StoreContent } from '../../../shared/store/store-content';
-import {
-  adminFormInput,
-  adminLabel,
-  adminPrimaryButton,
-  adminSecondaryButton,
-} from '../../components/admin-styles';
+import { adminPrimaryButton, adminSecondaryButton } from '../../components/admin-styles';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { Spinner } from '../../components/spinner';
 import { bannerTones } from '../../components/styles';
 import { RequestError } from '../../lib/api-client';
 import { useFetched } from '../../lib/use-fetched';
 import { errorMessage } from '../../../shared/error-message';
+import { StoreFieldsProvider, type StoreFields } from '../../features/store/store-fields';
 import {
   contentOf,
-  fieldOfPath,
-  formValues,
-  type StoreFormValues,
-} from '../../features/store/store-form-values';
+  formOf,
+  sameForm,
+  withValue,
+  type FieldErrors,
+  type StoreForm,
+} from '../../features/store/store-form';
 import { storeAdminClient, type StoreAdminClient } from '../../features/store/store-admin-client';
 import { StorePreview } from '../../features/store/store-preview';
+import { StoreSections } from '../../features/store/store-sections';
 import { StoreVersions } from '../../features/store/store-versions';
 
-type Errors = Partial<Record<keyof StoreFormValues, string>>;
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 type Busy = 'saving' | 'publishing' | 'previewing' | 'restoring' | null;
 
 const card = 'rounded-2xl border border-sand-200 bg-white shadow-sm';
-
-function same(a: StoreFormValues, b: StoreFormValues): boolean {
-  return (Object.keys(a) as (keyof StoreFormValues)[]).every((key) => a[key] === b[key]);
-}
-
-/** The fields of the form named by the server's `fields` (content paths). */
-function formErrors(fields: Record<string, string>): Errors {
-  const errors: Errors = {};
-  for (const [path, message] of Object.entries(fields)) {
-    const field = fieldOfPath[path];
-    if (field) errors[field] ??= message;
-  }
-  return errors;
-}
-
-function TextField({
-  field,
-  label,
-  hint,
-  values,
-  errors,
-  onChange,
-  multiline = false,
-  inputMode,
-}: {
-  field: keyof StoreFormValues;
-  label: string;
-  hint?: ReactNode;
-  values: StoreFormValues;
-  errors: Errors;
-  onChange(field: keyof StoreFormValues, value: string): void;
-  multiline?: boolean;
-  inputMode?: 'decimal' | 'url';
-}) {
-  const id = `${useId()}-${field}`;
-  const error = errors[field];
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
-  const common = {
-    id,
-    name: field,
-    value: values[field],
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': described || undefined,
-    className: `${adminFormInput} ${error ? 'border-red-400' : ''}`,
-  };
-  return (
-    <div>
-      <label htmlFor={id} className={adminLabel}>
-        {label}
-      </label>
-      {multiline ? (
-        <textarea {...common} rows={4} onChange={(event) => onChange(field, event.target.value)} />
-      ) : (
-        <input
-          {...common}
-          type={inputMode === 'url' ? 'url' : 'text'}
-          inputMode={inputMode}
-          onChange={(event) => onChange(field, event.target.value)}
-        />
-      )}
-      {hint && (
-        <p id={`${id}-hint`} className="mt-1 text-sm text-ink-muted">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm font-medium text-red-700">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Section({ title, text, children }: { title: string; text: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <section aria-labelledby={id} className={`${card} p-5 sm:p-6`}>
-      <h3 id={id} className="text-lg font-semibold text-sage-800">
-        {title}
-      </h3>
-      <p className="mt-1 text-sm text-ink-muted">{text}</p>
-      <div className="mt-5 grid gap-5">{children}</div>
-    </section>
-  );
-}
-
-/** How the page will show the prices, or nothing while they are not prices. */
-function PriceLine({ content }: { content: StoreContent | undefined }) {
-  const offer = content && offerFor(content);
-  if (!offer) return null;
-  const { price, former } = offer;
-  return (
-    <span>
-      Shown as <strong className="text-ink">{price}</strong>
-      {former && (
-        <>
-          {' '}
-          instead of <s>{former.price}</s>: {former.percentOff}% off, save {former.savings}
-        </>
-      )}
-      .
-    </span>
-  );
-}
-
-/** The offer as the page shows it; undefined while the currency is not one. */
-function offerFor(content: StoreContent) {
-  try {
-    return offerOf(content.product);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The owner's Store page: the offer's texts and prices as a draft, previewed as the real page
@@ -152,8 +36,9 @@ function offerFor(content: StoreContent) {
 export function StorePage({ client = storeAdminClient }: { client?: StoreAdminClient }) {
   const store = useFetched<StoreState>('store', () => client.load());
   const versions = useFetched<{ rows: StoreVersion[] }>('versions', () => client.versions());
-  const [edit, setEdit] = useState<{ from: StoreContent; values: StoreFormValues }>();
-  const [errors, setErrors] = useState<Errors>({});
+  const [edit, setEdit] = useState<{ from: StoreContent; form: StoreForm }>();
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [uploads, setUploads] = useState<Record<string, StoreFileSummary>>({});
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState<Busy>(null);
   const [preview, setPreview] = useState<string>();
@@ -161,10 +46,10 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
   // The form starts from the stored draft, and again whenever a save, publish or restore
   // brings a new one.
   const draft = store.data?.draft;
-  const saved = useMemo(() => draft && formValues(draft), [draft]);
-  const values = draft && edit?.from === draft ? edit.values : saved;
+  const saved = useMemo(() => draft && formOf(draft), [draft]);
+  const form = draft && edit?.from === draft ? edit.form : saved;
 
-  const dirty = values !== undefined && saved !== undefined && !same(values, saved);
+  const dirty = form !== undefined && saved !== undefined && !sameForm(form, saved);
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
@@ -172,7 +57,7 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  if (!store.data || !values) {
+  if (!store.data || !form) {
     return (
       <StoreFrame>
         {store.error ? (
@@ -189,14 +74,29 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
   }
   const { published } = store.data;
 
-  function change(field: keyof StoreFormValues, value: string) {
-    setEdit({ from: draft!, values: { ...values!, [field]: value } });
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  }
+  const fields: StoreFields = {
+    form,
+    errors,
+    set(path, value) {
+      const next =
+        path in form.prices
+          ? { ...form, prices: { ...form.prices, [path]: String(value) } }
+          : { ...form, content: withValue(form.content, path, value) };
+      setEdit({ from: draft!, form: next });
+      // A list's change moves its items' paths: its errors and theirs go.
+      setErrors((current) =>
+        Object.fromEntries(
+          Object.entries(current).filter(([key]) => key !== path && !key.startsWith(`${path}.`)),
+        ),
+      );
+    },
+    files: { ...store.data.files, ...uploads },
+    addFile: (id, file) => setUploads((current) => ({ ...current, [id]: file })),
+  };
 
   /** The form as content, or undefined with its errors shown. */
   function checked(): StoreContent | undefined {
-    const result = contentOf(values!, draft ?? published.content);
+    const result = contentOf(form!);
     if ('errors' in result) {
       setErrors(result.errors);
       setOutcome({ tone: 'error', text: 'Some fields need your attention.' });
@@ -212,7 +112,7 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
       setOutcome({ tone: 'success', text: await action() });
     } catch (error) {
       if (error instanceof RequestError && Object.keys(error.fields).length > 0) {
-        setErrors(formErrors(error.fields));
+        setErrors(error.fields);
         setOutcome({ tone: 'error', text: 'Some fields need your attention.' });
       } else {
         setOutcome({ tone: 'error', text: errorMessage(error) });
@@ -267,8 +167,6 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
     });
   }
 
-  const shown = contentOf(values, draft ?? published.content);
-  const fieldProps = { values, errors, onChange: change };
   return (
     <StoreFrame>
       <form
@@ -278,7 +176,7 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
           event.preventDefault();
           save();
         }}
-        className="grid gap-6"
+        className="grid gap-4"
       >
         <p className="text-sm text-ink-muted">
           Live: version {published.version}
@@ -289,61 +187,9 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
           )}
         </p>
 
-        <Section title="Product and price" text="What visitors buy, and what they pay.">
-          <TextField field="name" label="Product name" {...fieldProps} />
-          <div className="grid gap-5 sm:grid-cols-3">
-            <TextField field="price" label="Price" inputMode="decimal" {...fieldProps} />
-            <TextField
-              field="compareAt"
-              label="Former price (optional)"
-              inputMode="decimal"
-              {...fieldProps}
-            />
-            <TextField
-              field="currency"
-              label="Currency"
-              hint="Such as usd or eur."
-              {...fieldProps}
-            />
-          </div>
-          <p className="text-sm text-ink-muted">
-            <PriceLine content={'content' in shown ? shown.content : undefined} />
-          </p>
-          <TextField
-            field="checkoutUrl"
-            label="Checkout link"
-            inputMode="url"
-            hint="The Stripe Payment Link the buy buttons open."
-            {...fieldProps}
-          />
-        </Section>
-
-        <Section title="Top of the page" text="The first thing every visitor reads.">
-          <TextField field="heroTitle" label="Headline" {...fieldProps} />
-          <TextField field="heroText" label="Introduction" multiline {...fieldProps} />
-        </Section>
-
-        <Section
-          title="After the purchase"
-          text="The thank-you page and the receipt email every buyer gets."
-        >
-          <TextField field="thankYouTitle" label="Thank-you headline" {...fieldProps} />
-          <TextField
-            field="thankYouText"
-            label="Thank-you text"
-            hint="Shown after “Your product is ready.”"
-            multiline
-            {...fieldProps}
-          />
-          <TextField field="receiptSubject" label="Receipt subject" {...fieldProps} />
-          <TextField
-            field="receiptIntro"
-            label="Receipt opening"
-            hint="The download button, link terms and amount paid follow it."
-            multiline
-            {...fieldProps}
-          />
-        </Section>
+        <StoreFieldsProvider value={fields}>
+          <StoreSections parts={form.content.parts} />
+        </StoreFieldsProvider>
 
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className={adminSecondaryButton} disabled={busy !== null}>

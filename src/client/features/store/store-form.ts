@@ -1,0 +1,104 @@
+import { currencyDigits } from '../../../shared/store/offer';
+import type { StoreContent } from '../../../shared/store/store-content';
+
+/** The paths whose field the owner types as text but the content keeps as cents. */
+export const PRICE_PATH = 'product.priceCents';
+export const COMPARE_AT_PATH = 'product.compareAtCents';
+
+/**
+ * The Store page's form: the content as it is being edited, with the prices as the owner
+ * types them ("27.50") by their content path.
+ */
+export type StoreForm = { content: StoreContent; prices: Record<string, string> };
+
+/** Each field's message by its content path ("testimonials.items.2.quote"). */
+export type FieldErrors = Record<string, string>;
+
+function digitsOf(currency: string): number {
+  try {
+    return currencyDigits(currency);
+  } catch {
+    return 2;
+  }
+}
+
+function amountText(cents: number, currency: string): string {
+  const digits = digitsOf(currency);
+  const amount = cents / 10 ** digits;
+  return Number.isInteger(amount) ? String(amount) : amount.toFixed(digits);
+}
+
+export function formOf(content: StoreContent): StoreForm {
+  const { priceCents, compareAtCents, currency } = content.product;
+  return {
+    content,
+    prices: {
+      [PRICE_PATH]: amountText(priceCents, currency),
+      [COMPARE_AT_PATH]: compareAtCents === null ? '' : amountText(compareAtCents, currency),
+    },
+  };
+}
+
+const AMOUNT = /^\d{1,9}([.,]\d{1,3})?$/;
+
+/** "27", "27.5" or "27,50" in the currency's smallest unit; undefined when it is not an amount. */
+function cents(text: string, currency: string): number | undefined {
+  const trimmed = text.trim().replace(/^[$€£]/, '');
+  if (!AMOUNT.test(trimmed)) return undefined;
+  const digits = digitsOf(currency);
+  const [whole = '0', fraction = ''] = trimmed.replace(',', '.').split('.');
+  if (fraction.length > digits) return undefined;
+  return Number(whole) * 10 ** digits + Number(fraction.padEnd(digits, '0') || '0');
+}
+
+/** The content the form describes, or the price fields whose text is not a price. */
+export function contentOf(form: StoreForm): { content: StoreContent } | { errors: FieldErrors } {
+  const { content } = form;
+  const currency = content.product.currency.trim().toLowerCase();
+  const price = cents(form.prices[PRICE_PATH] ?? '', currency);
+  const compareAtText = form.prices[COMPARE_AT_PATH] ?? '';
+  const compareAt = compareAtText.trim() === '' ? null : cents(compareAtText, currency);
+  const errors: FieldErrors = {};
+  if (price === undefined) errors[PRICE_PATH] = 'Enter the price as a number, such as 27 or 27.50.';
+  if (compareAt === undefined) {
+    errors[COMPARE_AT_PATH] = 'Enter the former price as a number, such as 89, or leave it empty.';
+  }
+  if (price === undefined || compareAt === undefined) return { errors };
+  return {
+    content: {
+      ...content,
+      product: { ...content.product, priceCents: price, compareAtCents: compareAt, currency },
+    },
+  };
+}
+
+const keyOf = (key: string) => (/^\d+$/.test(key) ? Number(key) : key);
+
+/** The value at a content path ("parts.0.title"). */
+export function valueAt(content: unknown, path: string): unknown {
+  let value = content;
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string | number, unknown>)[keyOf(key)];
+  }
+  return value;
+}
+
+/** A copy of `content` with `value` at `path`, every object and list on the way copied. */
+export function withValue<T>(content: T, path: string, value: unknown): T {
+  const [head, ...rest] = path.split('.');
+  const key = keyOf(head!);
+  const next =
+    rest.length === 0 ? value : withValue(valueAt(content, head!), rest.join('.'), value);
+  if (Array.isArray(content)) {
+    const copy = [...content];
+    copy[key as number] = next;
+    return copy as T;
+  }
+  return { ...(content as object), [key]: next } as T;
+}
+
+/** Whether two forms describe the same content. */
+export function sameForm(a: StoreForm, b: StoreForm): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

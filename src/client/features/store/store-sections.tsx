@@ -1,0 +1,336 @@
+import type { ReactNode } from 'react';
+import { offerOf } from '../../../shared/store/offer';
+import type { StoreContent } from '../../../shared/store/store-content';
+import { FileField, ImageField } from './store-media-fields';
+import { ListEditor, RichTextField, Section, TextField, useStoreFields } from './store-fields';
+import { COMPARE_AT_PATH, contentOf, PRICE_PATH } from './store-form';
+
+type Part = StoreContent['parts'][number];
+type Testimonial = StoreContent['testimonials']['items'][number];
+
+/** A section address from a title: "Evening Calm Ritual" → "evening-calm-ritual". */
+function anchorOf(title: string, taken: string[]): string {
+  const base =
+    title
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'part';
+  let anchor = base;
+  for (let n = 2; taken.includes(anchor); n++) anchor = `${base}-${n}`;
+  return anchor;
+}
+
+/** How the page will show the prices, or nothing while they are not prices. */
+function PriceLine() {
+  const shown = contentOf(useStoreFields().form);
+  let offer;
+  try {
+    offer = 'content' in shown ? offerOf(shown.content.product) : undefined;
+  } catch {
+    // Not a currency (yet): its field says so.
+  }
+  if (!offer) return null;
+  const { price, former } = offer;
+  return (
+    <p className="text-sm text-ink-muted">
+      Shown as <strong className="text-ink">{price}</strong>
+      {former && (
+        <>
+          {' '}
+          instead of <s>{former.price}</s>: {former.percentOff}% off, save {former.savings}
+        </>
+      )}
+      .
+    </p>
+  );
+}
+
+function TextList({
+  path,
+  legend,
+  itemName,
+  min,
+  max,
+}: {
+  path: string;
+  legend: string;
+  itemName: string;
+  min?: number;
+  max: number;
+}) {
+  return (
+    <ListEditor<string>
+      path={path}
+      legend={legend}
+      itemName={itemName}
+      newItem={() => ''}
+      min={min}
+      max={max}
+      inline
+    >
+      {(itemPath, index) => <TextField path={itemPath} label={`${itemName} ${index + 1}`} />}
+    </ListEditor>
+  );
+}
+
+function Cards({ path, legend, itemName }: { path: string; legend: string; itemName: string }) {
+  return (
+    <ListEditor<{ title: string; text: string }>
+      path={path}
+      legend={legend}
+      itemName={itemName}
+      newItem={() => ({ title: '', text: '' })}
+      min={1}
+      max={8}
+    >
+      {(itemPath) => (
+        <>
+          <TextField path={`${itemPath}.title`} label="Title" />
+          <TextField path={`${itemPath}.text`} label="Text" rows={2} />
+        </>
+      )}
+    </ListEditor>
+  );
+}
+
+function Heading({ section }: { section: string }) {
+  return (
+    <div className="grid gap-5 sm:grid-cols-2">
+      <TextField path={`${section}.eyebrow`} label="Small label" />
+      <TextField path={`${section}.title`} label="Heading" />
+    </div>
+  );
+}
+
+/** The Store page's form, a section per part of the site, in the order visitors meet them. */
+export function StoreSections({ parts }: { parts: Part[] }): ReactNode {
+  return (
+    <>
+      <Section
+        title="Product and price"
+        text="What visitors buy, what they pay, and the file they download."
+        paths={['product']}
+        open
+      >
+        <TextField path="product.name" label="Product name" />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <TextField path={PRICE_PATH} label="Price" inputMode="decimal" />
+          <TextField path={COMPARE_AT_PATH} label="Former price (optional)" inputMode="decimal" />
+          <TextField path="product.currency" label="Currency" hint="Such as usd or eur." />
+        </div>
+        <PriceLine />
+        <TextField
+          path="product.checkoutUrl"
+          label="Checkout link"
+          type="url"
+          inputMode="url"
+          hint="The Stripe Payment Link the buy buttons open."
+        />
+        <FileField path="product.file" kind="product" label="Product file" />
+      </Section>
+
+      <Section
+        title="Top of the page"
+        text="The first thing every visitor reads."
+        paths={['hero']}
+        open
+      >
+        <TextField path="hero.title" label="Headline" />
+        <TextField path="hero.text" label="Introduction" rows={4} />
+        <ImageField path="hero.image" label="Image" />
+        <TextList
+          path="hero.promises"
+          legend="Promises under the button"
+          itemName="Promise"
+          max={6}
+        />
+      </Section>
+
+      <Section
+        title="The problem"
+        text="The struggles your visitors recognise."
+        paths={['problem']}
+      >
+        <Heading section="problem" />
+        <TextField path="problem.text" label="Introduction" rows={3} />
+        <Cards path="problem.items" legend="Struggles" itemName="Struggle" />
+      </Section>
+
+      <Section
+        title="The solution"
+        text="The habits the bundle builds, and what is inside it."
+        paths={['solution']}
+      >
+        <Heading section="solution" />
+        <TextField path="solution.text" label="Introduction" rows={3} />
+        <Cards path="solution.items" legend="Habits" itemName="Habit" />
+        <TextField path="solution.bundleTitle" label="Bundle list heading" />
+        <TextList
+          path="solution.bundleItems"
+          legend="What’s inside the bundle"
+          itemName="Bundle item"
+          min={1}
+          max={12}
+        />
+        <TextField path="solution.bundleNote" label="Note under the list" />
+      </Section>
+
+      <Section
+        title="Bundle parts"
+        text="A section of its own for each part of the bundle, with its picture."
+        paths={['parts']}
+      >
+        <ListEditor<Part>
+          path="parts"
+          legend="Parts"
+          itemName="Part"
+          max={12}
+          newItem={() => ({
+            anchor: anchorOf(
+              'new part',
+              parts.map((part) => part.anchor),
+            ),
+            label: '',
+            title: '',
+            text: '',
+            points: [],
+            image: { file: 'builtin:bundle-mockup', alt: '' },
+          })}
+        >
+          {(itemPath, _index, part) => (
+            <>
+              <div className="grid gap-5 sm:grid-cols-2">
+                <TextField path={`${itemPath}.label`} label="Small label" />
+                <TextField path={`${itemPath}.title`} label="Title" />
+              </div>
+              <TextField path={`${itemPath}.text`} label="Text" rows={3} />
+              <TextList path={`${itemPath}.points`} legend="Points" itemName="Point" max={8} />
+              <ImageField path={`${itemPath}.image`} label="Picture" />
+              <TextField
+                path={`${itemPath}.anchor`}
+                label="Section address"
+                hint={`Links to this part end in #${part.anchor}.`}
+              />
+            </>
+          )}
+        </ListEditor>
+      </Section>
+
+      <Section
+        title="Results"
+        text="What buyers can expect, and the figures that prove it."
+        paths={['benefits']}
+      >
+        <Heading section="benefits" />
+        <TextList path="benefits.items" legend="Results" itemName="Result" min={1} max={12} />
+        <ListEditor<{ figure: string; label: string }>
+          path="benefits.stats"
+          legend="Figures"
+          itemName="Figure"
+          max={4}
+          newItem={() => ({ figure: '', label: '' })}
+        >
+          {(itemPath) => (
+            <div className="grid gap-5 sm:grid-cols-2">
+              <TextField path={`${itemPath}.figure`} label="Figure" hint="Such as 5,000+." />
+              <TextField path={`${itemPath}.label`} label="Says" hint="Such as customers." />
+            </div>
+          )}
+        </ListEditor>
+      </Section>
+
+      <Section
+        title="Testimonials"
+        text="Kind words from buyers, in the order they appear."
+        paths={['testimonials']}
+      >
+        <Heading section="testimonials" />
+        <ListEditor<Testimonial>
+          path="testimonials.items"
+          legend="Testimonials"
+          itemName="Testimonial"
+          max={12}
+          newItem={() => ({ quote: '', name: '', detail: '', portrait: null })}
+        >
+          {(itemPath) => (
+            <>
+              <TextField path={`${itemPath}.quote`} label="Quote" rows={3} />
+              <div className="grid gap-5 sm:grid-cols-2">
+                <TextField path={`${itemPath}.name`} label="Name" />
+                <TextField path={`${itemPath}.detail`} label="Place (optional)" />
+              </div>
+              <ImageField path={`${itemPath}.portrait`} label="Portrait" optional />
+            </>
+          )}
+        </ListEditor>
+        <TextField path="testimonials.note" label="Note under the testimonials (optional)" />
+      </Section>
+
+      <Section
+        title="Closing offer"
+        text="The last call to buy, above the order form."
+        paths={['finalCta']}
+      >
+        <Heading section="finalCta" />
+        <TextField path="finalCta.text" label="Text" rows={3} />
+        <TextList path="finalCta.promises" legend="Promises" itemName="Promise" max={6} />
+      </Section>
+
+      <Section
+        title="Free guide popup"
+        text="The offer of the free guide, shown once a visit."
+        paths={['popup', 'guide']}
+      >
+        <TextField path="popup.title" label="Popup title" />
+        <TextField path="popup.text" label="Popup text" rows={3} />
+        <TextField path="popup.button" label="Popup button" />
+        <ImageField path="popup.image" label="Popup picture" />
+        <FileField path="guide.file" kind="guide" label="Guide file" />
+      </Section>
+
+      <Section
+        title="After the purchase"
+        text="The thank-you page and the receipt email every buyer gets."
+        paths={['thankYou', 'receipt']}
+      >
+        <TextField path="thankYou.title" label="Thank-you headline" />
+        <TextField
+          path="thankYou.text"
+          label="Thank-you text"
+          hint="Shown after “Your product is ready.”"
+          rows={3}
+        />
+        <TextField path="receipt.subject" label="Receipt subject" />
+        <TextField
+          path="receipt.intro"
+          label="Receipt opening"
+          hint="The download button, link terms and amount paid follow it."
+          rows={3}
+        />
+      </Section>
+
+      <Section
+        title="Policies"
+        text="The privacy policy, terms of service and refund policy."
+        paths={['policies']}
+      >
+        <TextField path="policies.updatedOn" label="Last updated" type="date" />
+        <RichTextField path="policies.privacy" label="Privacy policy" />
+        <RichTextField path="policies.terms" label="Terms of service" />
+        <RichTextField path="policies.refund" label="Refund policy" />
+      </Section>
+
+      <Section
+        title="Search and sharing"
+        text="How the page appears in search results and when its link is shared."
+        paths={['page']}
+      >
+        <TextField path="page.title" label="Page title" />
+        <TextField path="page.description" label="Page description" rows={3} />
+        <ImageField path="page.socialImage" label="Sharing image" optional />
+      </Section>
+    </>
+  );
+}
