@@ -1,16 +1,17 @@
 import fp from 'fastify-plugin';
 import { insightsRollup } from '../insights/insights-rollup';
+import { unusedFilesCleanup } from '../store/files/unused-files';
 import { housekeeping } from './housekeeping';
 import { startPeriodicWork } from './periodic-work';
 
 const EVERY_MS = 10 * 60 * 1000;
 
 /** In lock-key order: a task keeps its place so that every instance locks it by one key. */
-export const periodicTasks = [housekeeping, insightsRollup];
+export const periodicTasks = [housekeeping, insightsRollup, unusedFilesCleanup];
 
 /**
- * Housekeeping and the insights roll-up on a timer in every instance; an advisory lock lets
- * one instance do each run.
+ * Housekeeping, the insights roll-up and the removal of unused uploads on a timer in every
+ * instance; an advisory lock lets one instance do each run.
  */
 export const periodicPlugin = fp(
   async (app) => {

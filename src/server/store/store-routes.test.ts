@@ -156,8 +156,9 @@ describeEachDatabase('the store content admin API', (use) => {
       Date.parse(versions.rows[1]!.publishedAt),
     );
     expect(await latestAudit()).toMatchObject({
-      action: 'create',
+      action: 'publish',
       tableName: 'store_versions',
+      before: null,
       rowIds: [2],
       after: [expect.objectContaining({ version: 2, published_by: ADMIN })],
     });
@@ -172,7 +173,7 @@ describeEachDatabase('the store content admin API', (use) => {
     expect(published.content.product.priceCents).toBe(2700);
     expect(draft).toEqual(seed);
     expect(await latestAudit()).toMatchObject({
-      action: 'restore',
+      action: 'publish',
       tableName: 'store_versions',
       rowIds: [3],
       before: [{ version: 1 }],

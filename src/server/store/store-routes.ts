@@ -139,9 +139,10 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
       }
       if (source) await saveDraft(trx, parsed.data, adminEmail);
       const published = await insertVersion(trx, parsed.data, adminEmail);
+      // A restore publishes too (a new version); 'restore' in the log means deleted rows put back.
       await recordAudit(trx, {
         adminEmail,
-        action: source ? 'restore' : 'create',
+        action: 'publish',
         tableName: 'store_versions',
         rowIds: [published.version],
         before: source ? [{ version: source.version }] : null,

@@ -24,6 +24,7 @@ export const auditActions = [
   'resend',
   'revoke',
   'upload',
+  'publish',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -93,6 +93,41 @@ describe('Activity page', () => {
     );
   });
 
+  it('labels a publish, says which version a restore brought back, and offers no Restore', async () => {
+    const version = (number: number) => ({ version: number, published_by: 'owner@example.com' });
+    fakeApi({
+      [auditPath()]: json(200, {
+        rows: [
+          entry({
+            id: 9,
+            action: 'publish',
+            tableName: 'store_versions',
+            rowIds: [3],
+            before: [{ version: 1 }],
+            after: [version(3)],
+          }),
+          entry({
+            id: 8,
+            action: 'publish',
+            tableName: 'store_versions',
+            rowIds: [2],
+            after: [version(2)],
+          }),
+        ],
+        count: 2,
+        page: 0,
+        pageSize: 20,
+      }),
+    });
+    render(<ActivityPage />);
+    const items = await screen.findAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('p')!.textContent)).toEqual([
+      'Publishedstore_versionsrow 3(version 1 restored)',
+      'Publishedstore_versionsrow 2',
+    ]);
+    expect(screen.queryByRole('button', { name: /^Restore/ })).toBeNull();
+  });
+
   it('says when there is nothing yet, and when the log cannot be loaded', async () => {
     fakeApi({ [auditPath()]: json(200, { rows: [], count: 0, page: 0, pageSize: 20 }) });
     const { unmount } = render(<ActivityPage />);

@@ -27,6 +27,7 @@ const actionNames: Record<AuditEntry['action'], string> = {
   resend: 'Resent',
   revoke: 'Revoked links',
   upload: 'Uploaded',
+  publish: 'Published',
 };
 
 const actionLooks: Record<AuditEntry['action'], string> = {
@@ -39,6 +40,7 @@ const actionLooks: Record<AuditEntry['action'], string> = {
   resend: 'bg-sand-100 text-ink',
   revoke: 'bg-red-50 text-red-800',
   upload: 'bg-sage-100 text-sage-800',
+  publish: 'bg-sage-100 text-sage-800',
 };
 
 function rowsText(entry: AuditEntry): string {
@@ -46,6 +48,12 @@ function rowsText(entry: AuditEntry): string {
   if (count === 0) return '';
   const ids = entry.rowIds.slice(0, 8).join(', ');
   return `${count === 1 ? 'row' : `${count} rows`} ${ids}${count > 8 ? ', …' : ''}`;
+}
+
+/** A publish of an earlier version's content keeps that version as its "before". */
+function publishedFrom(entry: AuditEntry): string {
+  const version = entry.action === 'publish' ? entry.before?.[0]?.version : undefined;
+  return typeof version === 'number' ? `(version ${version} restored)` : '';
 }
 
 function Change({ title, rows }: { title: string; rows: unknown[] | null }) {
@@ -147,6 +155,9 @@ export function ActivityPage() {
                         <span className="font-medium text-sage-800">{entry.tableName}</span>
                       ) : null}
                       <span className="text-ink-muted">{rowsText(entry)}</span>
+                      {publishedFrom(entry) ? (
+                        <span className="text-ink-muted">{publishedFrom(entry)}</span>
+                      ) : null}
                     </p>
                     <p className="mt-1 text-sm break-all text-ink-muted">
                       {entry.adminEmail} ·{' '}
