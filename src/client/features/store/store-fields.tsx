@@ -121,6 +121,22 @@ export function TextField({
   );
 }
 
+type RichTextTool = {
+  label: string;
+  before: string;
+  after: string;
+  placeholder: string;
+  /** A mark that starts a line (a heading, a list item). */
+  line: boolean;
+};
+
+const richTextTools: RichTextTool[] = [
+  { label: 'Heading', before: '## ', after: '', placeholder: 'Heading', line: true },
+  { label: 'List item', before: '- ', after: '', placeholder: 'List item', line: true },
+  { label: 'Bold', before: '**', after: '**', placeholder: 'bold text', line: false },
+  { label: 'Link', before: '[', after: '](/contact-us)', placeholder: 'link text', line: false },
+];
+
 /** Rich text (the policy pages): a text area with buttons that write its few marks. */
 export function RichTextField({ path, label }: { path: string; label: string }) {
   const { form, errors, set } = useStoreFields();
@@ -131,30 +147,21 @@ export function RichTextField({ path, label }: { path: string; label: string }) 
   const hint =
     'A line starting with “## ” is a heading, “- ” a list item, “> ” a highlighted note; a blank line starts a new paragraph.';
 
-  /** Wraps the selection (or a placeholder) in `before`…`after`, or starts its line with `line`. */
-  function mark(before: string, after = '', placeholder = '') {
+  /** Wraps the selection (or the placeholder) in the tool's marks; a line mark starts a line. */
+  function apply({ before, after, placeholder, line }: RichTextTool) {
     const element = area.current;
     if (!element) return;
     const { selectionStart: start, selectionEnd: end } = element;
+    const atLineStart = start === 0 || value[start - 1] === '\n';
+    const opening = line && !atLineStart ? `\n\n${before}` : before;
     const chosen = value.slice(start, end) || placeholder;
-    const next = value.slice(0, start) + before + chosen + after + value.slice(end);
-    set(path, next);
+    set(path, value.slice(0, start) + opening + chosen + after + value.slice(end));
     requestAnimationFrame(() => {
       element.focus();
-      element.setSelectionRange(start + before.length, start + before.length + chosen.length);
+      element.setSelectionRange(start + opening.length, start + opening.length + chosen.length);
     });
   }
-  const lineStart = () => {
-    const start = area.current?.selectionStart ?? value.length;
-    return value.lastIndexOf('\n', start - 1) + 1 === start ? '' : '\n\n';
-  };
 
-  const tools = [
-    { label: 'Heading', run: () => mark(`${lineStart()}## `, '', 'Heading') },
-    { label: 'List item', run: () => mark(`${lineStart()}- `, '', 'List item') },
-    { label: 'Bold', run: () => mark('**', '**', 'bold text') },
-    { label: 'Link', run: () => mark('[', '](/contact-us)', 'link text') },
-  ];
   return (
     <FieldFrame id={id} label={label} hint={hint} error={error}>
       <div
@@ -162,11 +169,11 @@ export function RichTextField({ path, label }: { path: string; label: string }) 
         aria-label={`${label}: formatting`}
         className="mt-1.5 flex flex-wrap gap-2"
       >
-        {tools.map((tool) => (
+        {richTextTools.map((tool) => (
           <button
             key={tool.label}
             type="button"
-            onClick={tool.run}
+            onClick={() => apply(tool)}
             className="rounded-md border border-sand-300 bg-sand-50 px-2.5 py-1 text-xs font-medium text-sage-800 hover:bg-sand-100"
           >
             {tool.label}
