@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { ADMIN_PREFIX } from '../admin/admin-plugin';
 import { HttpError } from '../http/errors';
 import { STORE_PREVIEW_PATH } from '../../shared/store/store-api';
-import { checkUploadedImages } from './files/content-files';
+import { checkUploadedFiles } from './files/content-files';
 import { fieldErrors, storeContentSchema } from '../../shared/store/store-content';
 
 /**
@@ -36,7 +36,7 @@ export const storePreviewRoute: FastifyPluginAsync = async (scope) => {
     { bodyLimit: STORE_BODY_LIMIT },
     async (request, reply) => {
       const content = contentOr400(request.body);
-      await checkUploadedImages(request.server.database.db, content);
+      await checkUploadedFiles(request.server.database.db, content);
       const { pages } = request.server;
       if (!pages)
         throw new HttpError(503, 'The site is not built, so there is no page to preview.');

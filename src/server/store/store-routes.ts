@@ -16,7 +16,7 @@ import { audited, recordAudit } from '../admin/audit/audit-log';
 import { errorBody, HttpError } from '../http/errors';
 import { pageQuery, parsedOr400 } from '../http/input';
 import { completeContent } from './complete-content';
-import { checkUploadedImages, contentFiles } from './files/content-files';
+import { checkUploadedFiles, contentFiles } from './files/content-files';
 import { seedFromConfig } from './store-plugin';
 import { contentOr400, STORE_BODY_LIMIT } from './store-preview-route';
 import {
@@ -91,7 +91,7 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.put('/store', { bodyLimit: STORE_BODY_LIMIT }, async (request): Promise<StoreState> => {
     const content = draftContent(request.body);
-    await checkUploadedImages(db, content);
+    await checkUploadedFiles(db, content);
     const adminEmail = request.admin!.email;
     const updatedAt = await db.transaction().execute((trx) =>
       audited(

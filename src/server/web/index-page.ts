@@ -48,12 +48,13 @@ export function pageHead(html: string, config: PublicConfig, origin: string): st
         ]
       : []),
   ];
+  const head = [`<meta name="description" content="${escapeHtml(description)}" />`, ...tags];
   return html
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, '')
+    .replace(/<meta\s+name="description"\s+content="[^"]*"\s*\/?>/, '')
     .replace(
-      /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/,
-      () =>
-        `<meta name="description" content="${escapeHtml(description)}" />\n    ${tags.join('\n    ')}`,
+      '</head>',
+      () => `    <title>${escapeHtml(title)}</title>\n    ${head.join('\n    ')}\n  </head>`,
     );
 }
 

@@ -62,4 +62,34 @@ describe('the store content', () => {
       'product.compareAtCents': 'The former price must be higher than the price (or left empty).',
     });
   });
+
+  it('refuses a policy link that is not a site page, web address or email, and two parts at one address', () => {
+    const content = seedContent();
+    const result = z.safeParse(storeContentSchema, {
+      ...content,
+      policies: { ...content.policies, terms: 'See [this](javascript:alert(1)).' },
+      parts: [content.parts[0]!, { ...content.parts[1]!, anchor: content.parts[0]!.anchor }],
+      hero: { ...content.hero, image: { file: '../etc/passwd', alt: '' } },
+      testimonials: { ...content.testimonials, items: [] },
+    });
+    expect(fieldErrors(result.error!)).toEqual({
+      'policies.terms':
+        'The terms of service has a link that is not a page of this site (/contact-us), a web address (https://…) or an email (mailto:…).',
+      parts: 'Two bundle parts have the same section address.',
+      'hero.image.file': 'Choose an uploaded image.',
+    });
+  });
+
+  it('keeps lists within their bounds', () => {
+    const content = seedContent();
+    const result = z.safeParse(storeContentSchema, {
+      ...content,
+      problem: { ...content.problem, items: [] },
+      benefits: { ...content.benefits, stats: Array(5).fill({ figure: '1', label: 'x' }) },
+    });
+    expect(fieldErrors(result.error!)).toEqual({
+      'problem.items': 'Keep at least 1 of the struggles.',
+      'benefits.stats': 'At most 4 figures.',
+    });
+  });
 });

@@ -93,7 +93,7 @@ function list<T extends z.ZodMiniType>(item: T, what: string, min: number, max: 
   return z
     .array(item)
     .check(
-      z.minLength(min, { error: `Keep at least ${min} ${what}.` }),
+      z.minLength(min, { error: `Keep at least ${min} of the ${what}.` }),
       z.maxLength(max, { error: `At most ${max} ${what}.` }),
     );
 }

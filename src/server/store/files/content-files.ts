@@ -89,24 +89,35 @@ async function mediaOf(db: Kysely<Database>, ids: string[]): Promise<Record<stri
   return media;
 }
 
-/** A 400 naming each image field whose upload is not an image of this store (or is gone). */
-export async function checkUploadedImages(
+/**
+ * A 400 naming each field whose file is not an upload of the kind it takes (or is gone): a
+ * draft that names a missing product file would publish a download that fails.
+ */
+export async function checkUploadedFiles(
   db: Kysely<Database>,
   content: StoreContent,
 ): Promise<void> {
-  const refs = uploadedImages(content);
+  const refs = [
+    ...uploadedImages(content).map((ref) => ({ ...ref, path: `${ref.path}.file`, kind: 'image' })),
+    ...(content.product.file
+      ? [{ path: 'product.file', file: content.product.file, kind: 'product' }]
+      : []),
+    ...(content.guide.file
+      ? [{ path: 'guide.file', file: content.guide.file, kind: 'guide' }]
+      : []),
+  ];
   if (refs.length === 0) return;
   const found = await db
     .selectFrom('store_files')
-    .select('id')
+    .select(['id', 'kind'])
     .where('id', 'in', [...new Set(refs.map((ref) => ref.file))])
-    .where('kind', '=', 'image')
     .execute();
-  const known = new Set(found.map((row) => row.id));
+  const kinds = new Map(found.map((row) => [row.id, row.kind as string]));
   const fields: Record<string, string> = {};
   for (const ref of refs) {
-    if (!known.has(ref.file))
-      fields[`${ref.path}.file`] = 'This image is not uploaded: choose it again.';
+    if (kinds.get(ref.file) !== ref.kind) {
+      fields[ref.path] = 'This file is not uploaded (any more): upload it again.';
+    }
   }
   if (Object.keys(fields).length > 0) {
     throw new HttpError(400, 'Some fields need your attention.', fields);
