@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from '../shared/paths';
 import { product } from '../shared/product';
-import { publicConfigDefaults } from '../shared/public-config';
+import { publicConfigDefaults } from '../shared/public-config-defaults';
 import { renderRoute } from './entry-prerender';
 
 async function parse(location: string, year = 2031): Promise<HTMLElement> {

@@ -1,5 +1,4 @@
 import type { MediaImage } from './store/files-api';
-import { seedContent } from './store/seed-content';
 import type { StoreContent } from './store/store-content';
 
 /**
@@ -24,14 +23,6 @@ export type PublicConfig = {
   store: StoreContent;
   /** The uploaded images the content shows, by file id: their sizes and variants. */
   media: Record<string, MediaImage>;
-};
-
-export const publicConfigDefaults: PublicConfig = {
-  downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
-  verifiedPurchases: false,
-  checkoutSessions: false,
-  store: seedContent(),
-  media: {},
 };
 
 /** The id of the `<script type="application/json">` element holding the PublicConfig. */

@@ -3,11 +3,9 @@ import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
-import {
-  PUBLIC_CONFIG_ELEMENT_ID,
-  publicConfigDefaults,
-  type PublicConfig,
-} from '../../shared/public-config';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
+import { readPublicConfig } from '../routing/public-config';
+import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
 import { renderRoute } from '../entry-prerender';
 import { isHomeHash, mountApp } from './mount-app';
 
@@ -53,7 +51,7 @@ describe('mountApp', () => {
     const prerenderedHeading = target.querySelector('h1');
 
     await act(async () => {
-      root = mountApp(target, '');
+      root = mountApp(target, publicConfigDefaults, '');
     });
 
     const heading = screen.getByRole('heading', { level: 1, name: new RegExp(product.name) });
@@ -89,7 +87,7 @@ describe('mountApp', () => {
     const heading = target.querySelector('h1');
 
     await act(async () => {
-      root = mountApp(target, '');
+      root = mountApp(target, readPublicConfig()!, '');
     });
 
     expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
@@ -111,7 +109,7 @@ describe('mountApp', () => {
     expect(prerenderedHeading?.textContent).toBe('Privacy Policy');
 
     await act(async () => {
-      root = mountApp(container);
+      root = mountApp(container, publicConfigDefaults);
     });
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
 
@@ -126,7 +124,7 @@ describe('mountApp', () => {
     const target = await prerenderedContainer();
 
     await act(async () => {
-      root = mountApp(target);
+      root = mountApp(target, publicConfigDefaults);
     });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeDefined();
@@ -140,7 +138,7 @@ describe('mountApp', () => {
     target.hidden = true;
 
     await act(async () => {
-      root = mountApp(target);
+      root = mountApp(target, publicConfigDefaults);
     });
 
     expect(target.hidden).toBe(false);
@@ -153,7 +151,7 @@ describe('mountApp', () => {
     document.body.append(container);
 
     await act(async () => {
-      root = mountApp(container, '#/');
+      root = mountApp(container, publicConfigDefaults, '#/');
     });
 
     expect(screen.getByRole('heading', { level: 1, name: new RegExp(product.name) })).toBeDefined();

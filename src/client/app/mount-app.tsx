@@ -2,7 +2,8 @@ import { StrictMode, startTransition } from 'react';
 import { ROUTE_PENDING_ATTRIBUTE } from '../../shared/prerendered-routes';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { AppRoutes } from './app-routes';
-import { PublicConfigProvider, readPublicConfig } from '../routing/public-config';
+import type { PublicConfig } from '../../shared/public-config';
+import { PublicConfigProvider } from '../routing/public-config';
 import { HashRouter, parseHashLocation } from '../routing/router';
 
 /** True when a location hash selects the home route: '', '#', '#/', '#/?…' or '#/#…'. */
@@ -17,11 +18,15 @@ export function isHomeHash(hash: string): boolean {
  * hash asks for that route; any other route would not match that markup, so the container is
  * cleared and rendered from scratch.
  */
-export function mountApp(container: HTMLElement, hash = window.location.hash): Root {
+export function mountApp(
+  container: HTMLElement,
+  config: PublicConfig,
+  hash = window.location.hash,
+): Root {
   const prerendered = container.dataset.route ?? '/';
   const app = (
     <StrictMode>
-      <PublicConfigProvider value={readPublicConfig()}>
+      <PublicConfigProvider value={config}>
         <HashRouter hydratedFrom={prerendered}>
           <AppRoutes />
         </HashRouter>

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CHECKOUT_PATH } from '../../shared/orders/checkout-api';
-import { publicConfigDefaults } from '../../shared/public-config';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { fakeApi } from '../../../tests/support/client/fake-api';
 import { leaveSite } from '../lib/leave-site';
 import { PublicConfigProvider } from '../routing/public-config';

@@ -3,14 +3,18 @@ import { renderToString } from 'react-dom/server';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PUBLIC_CONFIG_ELEMENT_ID } from '../../shared/public-config';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
+import { PublicConfigProvider } from '../routing/public-config';
 import { StaticRouter } from '../routing/router';
 import { SiteFooter } from './site-footer';
 import { setPrerenderYear } from './use-copyright-year';
 
 const footer = (
-  <StaticRouter location="/">
-    <SiteFooter />
-  </StaticRouter>
+  <PublicConfigProvider value={publicConfigDefaults}>
+    <StaticRouter location="/">
+      <SiteFooter />
+    </StaticRouter>
+  </PublicConfigProvider>
 );
 
 describe('SiteFooter copyright year', () => {

@@ -27,5 +27,5 @@ export const builtInImages: Record<string, BuiltInImage> = {
   'portrait-sofia': portrait(portraitSofia),
   'portrait-amelia': portrait(portraitAmelia),
   'portrait-nadia': portrait(portraitNadia),
-  'free-guide-cover': { src: freeGuideCover, width: 160, height: 200 },
+  'free-guide-cover': { src: freeGuideCover, width: 80, height: 100 },
 };

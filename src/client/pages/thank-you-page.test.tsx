@@ -6,7 +6,8 @@ import {
   type SessionStatus,
 } from '../../shared/orders/order-api';
 import { paths } from '../../shared/paths';
-import { publicConfigDefaults, type PublicConfig } from '../../shared/public-config';
+import type { PublicConfig } from '../../shared/public-config';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { PublicConfigProvider } from '../routing/public-config';
 import { ThankYouPage } from './thank-you-page';
 import { renderAtPath } from '../../../tests/support/client/hash-route';

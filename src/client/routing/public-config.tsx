@@ -1,31 +1,27 @@
 import { createContext, useContext } from 'react';
-import {
-  PUBLIC_CONFIG_ELEMENT_ID,
-  publicConfigDefaults,
-  type PublicConfig,
-} from '../../shared/public-config';
+import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
 import type { StoreContent } from '../../shared/store/store-content';
 
-const PublicConfigContext = createContext<PublicConfig>(publicConfigDefaults);
+const PublicConfigContext = createContext<PublicConfig | null>(null);
 
 export const PublicConfigProvider = PublicConfigContext.Provider;
 
 export function usePublicConfig(): PublicConfig {
-  return useContext(PublicConfigContext);
+  const config = useContext(PublicConfigContext);
+  if (!config) throw new Error('The public pages render inside a PublicConfigProvider.');
+  return config;
 }
 
 /**
- * The settings the server embedded in the page; the defaults where there are none (Vite's
- * development server serves the page without them).
+ * The settings and content the server embedded in the page; undefined where there are none
+ * (Vite's development server serves the page without them).
  */
-export function readPublicConfig(doc: Document = document): PublicConfig {
+export function readPublicConfig(doc: Document = document): PublicConfig | undefined {
   const text = doc.getElementById(PUBLIC_CONFIG_ELEMENT_ID)?.textContent;
-  if (!text) return publicConfigDefaults;
-  const parsed = JSON.parse(text) as Partial<PublicConfig>;
-  return { ...publicConfigDefaults, ...parsed };
+  return text ? (JSON.parse(text) as PublicConfig) : undefined;
 }
 
 /** The published store content: every text and price of the offer. */
 export function useStoreContent(): StoreContent {
-  return useContext(PublicConfigContext).store;
+  return usePublicConfig().store;
 }

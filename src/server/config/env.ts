@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { guideUrlDefault, publicConfigDefaults } from '../../shared/public-config';
+import { guideUrlDefault } from '../../shared/public-config';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { seedSettingsDefaults } from '../../shared/store/seed-content';
 
 const emailList = z.pipe(

@@ -2,11 +2,8 @@ import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../../shared/paths';
 import { prerenderedRoutes } from '../../shared/prerendered-routes';
-import {
-  PUBLIC_CONFIG_ELEMENT_ID,
-  publicConfigDefaults,
-  type PublicConfig,
-} from '../../shared/public-config';
+import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { renderIndexPage, servedPage, type RenderRoute } from './index-page';
 
 const built =

@@ -1,4 +1,6 @@
 import { cleanup } from '@testing-library/react';
+import type * as TestingLibrary from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { resetFakeApi } from './fake-api';
 
@@ -18,4 +20,20 @@ afterEach(() => {
   resetFakeApi();
   vi.restoreAllMocks();
   expect(consoleErrors, 'console.error was called').toEqual([]);
+});
+
+// The app always renders inside the settings the page embeds (main.tsx); a screen rendered
+// alone in a test gets the ones the site was built with, unless the test gives its own.
+vi.mock('@testing-library/react', async (importOriginal) => {
+  const library = await importOriginal<typeof TestingLibrary>();
+  const { createElement } = await import('react');
+  const { PublicConfigProvider } = await import('../../../src/client/routing/public-config');
+  const { publicConfigDefaults } = await import('../../../src/shared/public-config-defaults');
+  const withConfig = ({ children }: { children: ReactNode }) =>
+    createElement(PublicConfigProvider, { value: publicConfigDefaults }, children);
+  return {
+    ...library,
+    render: ((ui, options) =>
+      library.render(ui, { wrapper: withConfig, ...options })) as typeof library.render,
+  };
 });

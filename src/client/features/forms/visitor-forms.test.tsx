@@ -1,5 +1,5 @@
 import { PublicConfigProvider } from '../../routing/public-config';
-import { publicConfigDefaults } from '../../../shared/public-config';
+import { publicConfigDefaults } from '../../../shared/public-config-defaults';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { fakeApi, type FakeApi, type FakeReply } from '../../../../tests/support/client/fake-api';

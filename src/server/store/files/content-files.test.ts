@@ -88,7 +88,7 @@ describeEachDatabase('the files the store content names', (use) => {
     expect(html).toContain('<title>Calm &amp; &lt;quiet&gt; days</title>');
     expect(html).not.toContain('<title>Home</title>');
     expect(html).toContain('<meta name="description" content="A &quot;gentle&quot; reset" />');
-    const widest = image.variants.filter((variant) => variant.format === 'jpeg').at(-1)!;
+    const widest = image.variants!.filter((variant) => variant.format === 'jpeg').at(-1)!;
     expect(html).toContain(
       `<meta property="og:image" content="${app.config.publicUrl}${widest.url}" />`,
     );
