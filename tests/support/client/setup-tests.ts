@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
 import type * as TestingLibrary from '@testing-library/react';
+import type { RenderOptions } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { resetFakeApi } from './fake-api';
@@ -33,7 +34,7 @@ vi.mock('@testing-library/react', async (importOriginal) => {
     createElement(PublicConfigProvider, { value: publicConfigDefaults }, children);
   return {
     ...library,
-    render: ((ui, options) =>
-      library.render(ui, { wrapper: withConfig, ...options })) as typeof library.render,
+    render: (ui: Parameters<typeof library.render>[0], options?: RenderOptions) =>
+      library.render(ui, { wrapper: withConfig, ...options }),
   };
 });
