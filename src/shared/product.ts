@@ -1,8 +1,8 @@
 /**
- * Constants of the offer that are not yet store content (SPEC.md §1 and §9). Prices are the
- * store content's only (src/shared/store/store-content.ts).
+ * The shop's name as the emails and a few fixed messages write it (SPEC.md §1). Everything
+ * the public pages show, the product's name included, is store content
+ * (src/shared/store/store-content.ts).
  */
 export const product = {
   name: 'Soul Reset Bundle',
-  policiesLastUpdated: 'May 15, 2025',
 } as const;

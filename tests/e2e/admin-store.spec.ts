@@ -106,3 +106,59 @@ test('the owner edits the price and headline, previews, publishes and restores',
   await expectNoViolations(page, { frames: false });
   await shoot(page, dir, 'restored');
 });
+
+test('the owner reorders and adds testimonials and edits a policy, and visitors see them', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const dir = process.env.SHOTS_DIR ?? testInfo.outputPath('shots');
+  await page.goto('/#/admin/store');
+  await expect(field(page, 'Price')).toBeVisible();
+
+  const section = (title: string) =>
+    page.locator('details').filter({ has: page.locator('summary', { hasText: title }) });
+  const testimonials = section('Testimonials');
+  await testimonials.locator('summary').click();
+  const item = (n: number) =>
+    testimonials.locator('fieldset fieldset').filter({ hasText: `Testimonial ${n}` });
+  await testimonials.getByRole('button', { name: 'Add a testimonial' }).click();
+  await item(4).getByLabel('Quote').fill('Ten quiet minutes a day changed my whole week.');
+  await item(4).getByLabel('Name').fill('Lena P.');
+  await testimonials.getByRole('button', { name: 'Move testimonial 4 up' }).click();
+  await testimonials.getByRole('button', { name: 'Move testimonial 3 up' }).click();
+  await testimonials.getByRole('button', { name: 'Move testimonial 2 up' }).click();
+  await testimonials.getByRole('button', { name: 'Remove testimonial 4' }).click();
+  await expect(item(1).getByLabel('Name')).toHaveValue('Lena P.');
+  await expect(testimonials.locator('fieldset fieldset')).toHaveCount(3);
+  await expectNoViolations(page);
+  await shoot(page, dir, 'testimonials');
+
+  const policies = section('Policies');
+  await policies.locator('summary').click();
+  const privacy = field(page, 'Privacy policy');
+  await privacy.press('End');
+  await privacy.press('ControlOrMeta+End');
+  await policies.getByRole('button', { name: 'Heading' }).first().click();
+  await page.keyboard.type('Children');
+  await privacy.press('ControlOrMeta+End');
+  await page.keyboard.type('\n\nThis site is not meant for children under 16.');
+  await shoot(page, dir, 'policies');
+
+  await page.getByRole('button', { name: 'Publish' }).click();
+  await expect(page.getByText(/is live/)).toBeVisible();
+
+  // Without JavaScript: the new order, the new testimonial, the removed one gone.
+  const served = await servedText(page);
+  const [first, second] = ['Ten quiet minutes a day', 'By the end of the first week'].map(
+    (quote) => served.indexOf(quote),
+  );
+  expect(first).toBeGreaterThan(-1);
+  expect(second).toBeGreaterThan(first!);
+  expect(served).not.toContain('I have tried so many apps');
+
+  const visitor = await page.context().newPage();
+  await visitor.goto('/#/privacy-policy');
+  await expect(visitor.getByRole('heading', { level: 2, name: 'Children' })).toBeVisible();
+  await expect(visitor.getByText('This site is not meant for children under 16.')).toBeVisible();
+  await visitor.close();
+});
