@@ -17,9 +17,13 @@ export type FakeUploadCall = {
 
 /**
  * A stand-in for uploadStoreFile in the pickers' tests: each upload waits until the test
- * reports progress and answers it; abort() rejects it as the real one does.
+ * reports progress and answers it; abort() rejects it as the real one does, unless
+ * `lateAnswers`: then the test may still answer it, as a reply already on its way would.
  */
-export function fakeUpload(): { upload: UploadStoreFile; calls: FakeUploadCall[] } {
+export function fakeUpload({ lateAnswers = false } = {}): {
+  upload: UploadStoreFile;
+  calls: FakeUploadCall[];
+} {
   const calls: FakeUploadCall[] = [];
   const upload: UploadStoreFile = (kind, file, onProgress) => {
     let resolve!: (file: UploadedFile) => void;
@@ -49,7 +53,7 @@ export function fakeUpload(): { upload: UploadStoreFile; calls: FakeUploadCall[]
       done,
       abort: () => {
         call.aborted = true;
-        reject(new UploadCancelled());
+        if (!lateAnswers) reject(new UploadCancelled());
       },
     };
   };

@@ -30,8 +30,8 @@ function renderPicker(initial: string | null, options: { error?: string } = {}) 
       />
     );
   }
-  render(<Page />);
-  return { ...fake, onChange };
+  const view = render(<Page />);
+  return { ...fake, onChange, unmount: view.unmount };
 }
 
 const fileInput = () => screen.getByLabelText(/Upload a new file…/);
@@ -97,6 +97,18 @@ describe('FilePicker', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(onChange).not.toHaveBeenCalled();
     expect(document.activeElement).toBe(fileInput());
+  });
+
+  it('stops the upload when the page is left', () => {
+    const { calls, unmount } = renderPicker('bundle1');
+    choose('big.pdf');
+    unmount();
+    expect(calls[0]!.aborted).toBe(true);
+  });
+
+  it('says so when the file the content names is not stored', () => {
+    renderPicker('gone');
+    expect(screen.getByText('An uploaded file no longer stored: upload it again.')).toBeTruthy();
   });
 
   it('shows the form’s error', () => {

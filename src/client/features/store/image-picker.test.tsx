@@ -31,8 +31,9 @@ const storedFiles: Record<string, StoreFileSummary> = {
 function renderPicker(
   initial: StoreImage | null,
   options: { optional?: boolean; error?: string } = {},
+  lateAnswers = false,
 ) {
-  const fake = fakeUpload();
+  const fake = fakeUpload({ lateAnswers });
   const onChange = vi.fn<(value: StoreImage | null, uploaded?: UploadedFile) => void>();
   function Page() {
     const [value, setValue] = useState(initial);
@@ -78,6 +79,12 @@ describe('ImagePicker', () => {
     renderPicker({ file: 'photo1', alt: '' });
     expect(thumbnail()?.getAttribute('src')).toBe('/media/aaaaaaaaaaaaaaaa-480.jpg');
     expect(screen.getByText('hero.jpg')).toBeTruthy();
+  });
+
+  it('says so when the image the content names is not stored', () => {
+    renderPicker({ file: 'gone', alt: '' });
+    expect(thumbnail()).toBeNull();
+    expect(screen.getByText('This image is no longer stored: choose another one.')).toBeTruthy();
   });
 
   it('shows the progress, keeps the old image meanwhile, then passes the upload on', async () => {
@@ -151,6 +158,16 @@ describe('ImagePicker', () => {
     await act(async () => calls[1]!.succeed({ id: 'second' }));
     expect(onChange).toHaveBeenCalledTimes(1);
     expect(onChange).toHaveBeenLastCalledWith({ file: 'second', alt: '' }, expect.anything());
+  });
+
+  it('ignores an answer that arrives after Cancel', async () => {
+    const { calls, onChange } = renderPicker({ file: 'photo1', alt: '' }, {}, true);
+    choose();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await act(async () => calls[0]!.succeed({ id: 'late' }));
+    await act(async () => {});
+    expect(onChange).not.toHaveBeenCalled();
+    expect(thumbnail()?.getAttribute('src')).toBe('/media/aaaaaaaaaaaaaaaa-480.jpg');
   });
 
   it('edits the description for screen readers', () => {

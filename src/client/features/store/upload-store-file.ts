@@ -74,7 +74,6 @@ export function uploadStoreFile(
         onProgress(Math.min(1, event.loaded / event.total));
       }
     });
-    request.upload.addEventListener('load', () => onProgress(1));
     request.addEventListener('load', () => {
       if (request.status < 200 || request.status >= 300) {
         reject(refusal(request.status, request.responseText));
