@@ -25,6 +25,11 @@ export type FilePickerProps = {
  * The product's or the guide's file: which one the content names (its name and size), and
  * "Upload a new file…" with its progress and Cancel. A refused upload leaves the file as it
  * was; visitors get a new one only once the store is published.
+ *
+ * For end-to-end tests: the file input is reachable by its label (Playwright's
+ * `getByLabel(/Replace image|Choose image…|Upload a new file…/).setInputFiles(…)`), and the
+ * group (`getByRole('group', { name: label })`) carries `data-upload` = idle | uploading |
+ * failed.
  */
 export function FilePicker({
   label,

@@ -98,6 +98,8 @@ describe('ImagePicker', () => {
     const bar = screen.getByRole('progressbar', { name: 'Uploading new.png' });
     expect(bar.getAttribute('aria-valuenow')).toBe('42');
     expect(screen.getByText('42%')).toBeTruthy();
+    // The end-to-end tests wait on this.
+    expect(screen.getByRole('group', { name: 'Hero image' }).dataset.upload).toBe('uploading');
     expect(thumbnail()?.getAttribute('src')).toBe(builtInImages['bundle-mockup']!.src);
     expect(onChange).not.toHaveBeenCalled();
 
@@ -118,6 +120,7 @@ describe('ImagePicker', () => {
       expect.objectContaining({ id: 'photo2', name: 'new.png' }),
     );
     expect(screen.queryByRole('progressbar')).toBeNull();
+    expect(screen.getByRole('group', { name: 'Hero image' }).dataset.upload).toBe('idle');
     // Not yet in `files`: the answer's own variants show it.
     expect(thumbnail()?.getAttribute('src')).toBe('/media/bbbbbbbbbbbbbbbb-480.jpg');
   });
@@ -128,6 +131,7 @@ describe('ImagePicker', () => {
     await act(async () => calls[0]!.refuse(413, 'The image is too large: the limit is 10 MB.'));
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toBe('The image is too large: the limit is 10 MB.');
+    expect(screen.getByRole('group', { name: 'Hero image' }).dataset.upload).toBe('failed');
     expect(screen.getByLabelText(/Replace image/).getAttribute('aria-describedby')).toBe(alert.id);
     expect(onChange).not.toHaveBeenCalled();
     expect(thumbnail()?.getAttribute('src')).toBe('/media/aaaaaaaaaaaaaaaa-480.jpg');

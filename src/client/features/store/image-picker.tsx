@@ -61,6 +61,11 @@ export type ImagePickerProps = {
  * An image of the store content: a thumbnail of the current one, "Choose image…" or
  * "Replace image" (an upload with its progress and Cancel; the old image stays until the new
  * one is stored), the description screen readers read, and "Remove image" when optional.
+ *
+ * For end-to-end tests: the file input is reachable by its label (Playwright's
+ * `getByLabel(/Replace image|Choose image…|Upload a new file…/).setInputFiles(…)`), and the
+ * group (`getByRole('group', { name: label })`) carries `data-upload` = idle | uploading |
+ * failed.
  */
 export function ImagePicker({
   label,
