@@ -43,20 +43,26 @@ const { JSDOM } = (await import('jsdom' as string)) as {
 /** nginx's own page for a body over client_max_body_size. */
 const NGINX_413 = '<html><head><title>413 Request Entity Too Large</title></head></html>';
 
+/** What the proxy answers itself instead of forwarding, while set. */
+type ProxyReply = { current: { status: number; page: string } | null };
+
 /**
- * Forwards every request to `target`, adding `origin` when the client sent none; refuses
- * every body with nginx's 413 page while `refuse.bodies` is set.
+ * Forwards every request to `target`, adding `origin` when the client sent none; answers with
+ * a page of its own instead while `reply.current` is set.
  */
 function originProxy(
   port: number,
   target: number,
   origin: string,
-  refuse: { bodies: boolean },
+  reply: ProxyReply,
 ): Promise<http.Server> {
   const proxy = http.createServer((request, response) => {
-    if (refuse.bodies) {
-      response.writeHead(413, { 'content-type': 'text/html', connection: 'close' });
-      response.end(NGINX_413);
+    if (reply.current) {
+      response.writeHead(reply.current.status, {
+        'content-type': 'text/html',
+        connection: 'close',
+      });
+      response.end(reply.current.page);
       return;
     }
     const headers = { ...request.headers, origin: request.headers.origin ?? origin };
@@ -80,7 +86,7 @@ describeEachDatabase('uploadStoreFile against the server', (use) => {
   let publicUrl: string;
   let cookie: string;
   let jsdom: Page;
-  const refuse = { bodies: false };
+  const proxyReply: ProxyReply = { current: null };
   /** A file as the page's file input gives it. */
   const file = (parts: BlobPart[], name: string, type?: string): File =>
     new jsdom.window.File(parts, name, { type });
@@ -98,7 +104,12 @@ describeEachDatabase('uploadStoreFile against the server', (use) => {
       }),
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    proxy = await originProxy(port, (app.server.address() as AddressInfo).port, publicUrl, refuse);
+    proxy = await originProxy(
+      port,
+      (app.server.address() as AddressInfo).port,
+      publicUrl,
+      proxyReply,
+    );
     cookie = await signIn(app, sink, ADMIN);
     jsdom = new JSDOM('', { url: `${publicUrl}/admin/store` });
     vi.stubGlobal('XMLHttpRequest', jsdom.window.XMLHttpRequest);
@@ -161,7 +172,7 @@ describeEachDatabase('uploadStoreFile against the server', (use) => {
 
   it('says the file is too large when a proxy in front refuses it with a page of its own', async () => {
     signedIn(true);
-    refuse.bodies = true;
+    proxyReply.current = { status: 413, page: NGINX_413 };
     try {
       const error = await uploadStoreFile('guide', file(['x'], 'a.pdf'), () => {}).done.catch(
         (e) => e,
@@ -169,7 +180,23 @@ describeEachDatabase('uploadStoreFile against the server', (use) => {
       expect(error).toBeInstanceOf(RequestError);
       expect(error).toMatchObject({ status: 413, message: 'This file is too large to upload.' });
     } finally {
-      refuse.bodies = false;
+      proxyReply.current = null;
+    }
+  });
+
+  it('rejects an answer that is not the app’s, even a 2xx one, with the general message', async () => {
+    signedIn(true);
+    try {
+      for (const status of [502, 201]) {
+        proxyReply.current = { status, page: '<html>Not the app</html>' };
+        const error = await uploadStoreFile('guide', file(['x'], 'a.pdf'), () => {}).done.catch(
+          (e) => e,
+        );
+        expect(error).toBeInstanceOf(RequestError);
+        expect(error).toMatchObject({ status, message: UNREACHABLE_MESSAGE });
+      }
+    } finally {
+      proxyReply.current = null;
     }
   });
 

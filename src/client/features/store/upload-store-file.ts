@@ -29,7 +29,7 @@ export class UploadCancelled extends Error {
 /** A proxy in front of the app may refuse a large body with a page of its own, not JSON. */
 const TOO_LARGE_MESSAGE = 'This file is too large to upload.';
 
-type Answer = { message?: unknown; fields?: unknown } | null;
+type Answer = { message?: unknown } | null;
 
 function parse(body: string): Answer {
   try {
@@ -47,11 +47,7 @@ function refusal(status: number, body: string): RequestError {
       : status === 413
         ? TOO_LARGE_MESSAGE
         : UNREACHABLE_MESSAGE;
-  const fields =
-    answer?.fields && typeof answer.fields === 'object'
-      ? (answer.fields as Record<string, string>)
-      : undefined;
-  return new RequestError(status, message, fields);
+  return new RequestError(status, message);
 }
 
 /**
@@ -86,7 +82,6 @@ export function uploadStoreFile(
       }
     });
     request.addEventListener('error', () => reject(new RequestError(0, UNREACHABLE_MESSAGE)));
-    request.addEventListener('timeout', () => reject(new RequestError(0, UNREACHABLE_MESSAGE)));
     request.addEventListener('abort', () => reject(new UploadCancelled()));
 
     const form = new FormData();
