@@ -14,7 +14,9 @@ export class RequestError extends Error {
   }
 }
 
-const UNREACHABLE_MESSAGE = 'Something went wrong. Please check your connection and try again.';
+/** The text of a failure the server did not explain (no connection, an answer not its own). */
+export const UNREACHABLE_MESSAGE =
+  'Something went wrong. Please check your connection and try again.';
 
 /**
  * Calls the site's own API with the session cookie. Resolves with the body as `read` takes it
