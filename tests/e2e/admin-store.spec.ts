@@ -174,8 +174,8 @@ test('the owner reorders and adds testimonials and edits a policy, and visitors 
 
   // Without JavaScript: the new order, the new testimonial, the removed one gone.
   const served = await servedText(page);
-  const [first, second] = ['Ten quiet minutes a day', 'By the end of the first week'].map(
-    (quote) => served.indexOf(quote),
+  const [first, second] = ['Ten quiet minutes a day', 'By the end of the first week'].map((quote) =>
+    served.indexOf(quote),
   );
   expect(first).toBeGreaterThan(-1);
   expect(second).toBeGreaterThan(first!);
