@@ -54,7 +54,7 @@ describe('FilePicker', () => {
 
   it('says the server’s file is used when the content names none', () => {
     renderPicker(null);
-    expect(screen.getByText('The file set on the server (BUNDLE_FILE / GUIDE_URL)')).toBeTruthy();
+    expect(screen.getByText('The file set on the server (BUNDLE_FILE)')).toBeTruthy();
   });
 
   it('uploads as its kind with progress, then passes on the new id', async () => {

@@ -56,7 +56,7 @@ export function FilePicker({
       : (files[value] ?? (justUploaded?.id === value ? justUploaded : undefined));
   const current =
     value === null
-      ? 'The file set on the server (BUNDLE_FILE / GUIDE_URL)'
+      ? `The file set on the server (${kind === 'product' ? 'BUNDLE_FILE' : 'GUIDE_URL'})`
       : summary
         ? `${summary.name} · ${formatFileSize(summary.size)}`
         : 'An uploaded file no longer stored: upload it again.';
