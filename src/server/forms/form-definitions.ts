@@ -10,6 +10,8 @@ import {
   termsFeedbackEmail,
   type Notification,
 } from './notification-emails';
+import { guideFilePath } from '../../shared/store/files-api';
+import type { StoreContent } from '../../shared/store/store-content';
 
 /** The columns a form writes besides name, email and the email status. */
 export type ExtraColumns = { message?: string; purchase_intent?: boolean };
@@ -30,7 +32,7 @@ export type FormDefinition<K extends FormKind = FormKind> = {
   columns(input: FormInput<K>): ExtraColumns;
   notification(input: FormInput<K>, submittedAt: Date): Notification;
   /** Added to the success and duplicate answers. */
-  extra?(config: Config): { guideUrl: string };
+  extra?(config: Config, content: StoreContent): { guideUrl: string };
   /**
    * The answer tells the visitor whether the owner's email went out (the free-guide popup's
    * banner), so the request sends it before answering. The other forms answer right after the
@@ -70,7 +72,10 @@ const definitions: { [K in FormKind]: FormDefinition<K> } = {
     table: 'free_product_gift_submissions',
     columns: () => ({}),
     notification: (input, submittedAt) => freeGuideEmail({ ...input, submittedAt }),
-    extra: (config) => ({ guideUrl: config.guideUrl }),
+    // The guide the owner uploaded, else GUIDE_URL.
+    extra: (config, { guide }) => ({
+      guideUrl: guide.file ? guideFilePath(guide.file) : config.guideUrl,
+    }),
     answersAfterEmail: true,
   },
 };

@@ -38,6 +38,7 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
     db: app.database.db,
     mailer: app.mailer,
     config: app.config,
+    store: app.store,
     wakeWorker: () => app.deliveryWorker.wake(),
   });
 

@@ -16,6 +16,7 @@ import { sendAnswering } from '../mail/send-answering';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
 import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
 import { formDefinition, type FormDefinition } from './form-definitions';
+import type { StoreService } from '../store/store-plugin';
 
 export type SubmitResult =
   | { status: 'success'; emailSent: boolean; guideUrl?: string }
@@ -29,6 +30,8 @@ export type FormServiceDeps = {
   db: Kysely<Database>;
   mailer: Mailer;
   config: Config;
+  /** The live store content: the free guide is its file when it names one. */
+  store: Pick<StoreService, 'published'>;
   /** Tells the delivery worker a new email is queued, so it sends it now, not at its next poll. */
   wakeWorker(): void;
 };
@@ -73,7 +76,7 @@ export function createFormService(deps: FormServiceDeps) {
     log: FastifyBaseLogger,
   ): Promise<SubmitResult> {
     const definition = formDefinition(form);
-    const extra = definition.extra?.(deps.config);
+    const extra = definition.extra?.(deps.config, deps.store.published().content);
     if (honeypotFilled(body)) {
       log.info({ form }, 'Form submission dropped: the honeypot field was filled');
       return { status: 'success', emailSent: true, ...extra };

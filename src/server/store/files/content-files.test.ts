@@ -126,4 +126,28 @@ describeEachDatabase('the files the store content names', (use) => {
     });
     expect((await draft()).draft).toEqual(content);
   });
+
+  it('gives the free guide the owner uploaded once it is published', async () => {
+    const bytes = Buffer.from('%PDF-1.4\nThe calm guide\n%%EOF\n');
+    const guide = await upload('guide', 'calm-guide.pdf', bytes);
+    const request = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/forms/free-guide',
+        headers: { origin: app.config.publicUrl },
+        payload: { name: 'Ada', email: `ada${Date.now()}@example.com` },
+      });
+    expect((await request()).json().guideUrl).toBe(app.config.guideUrl);
+
+    const { draft: content } = await draft();
+    expect((await saveDraft({ ...content, guide: { file: guide.id } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: STORE_PUBLISH_PATH, headers })).statusCode,
+    ).toBe(201);
+    const answer = (await request()).json() as { status: string; guideUrl: string };
+    expect(answer).toMatchObject({ status: 'success', guideUrl: `/files/${guide.id}` });
+    const download = await app.inject(answer.guideUrl);
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(bytes)).toBe(true);
+  });
 });
