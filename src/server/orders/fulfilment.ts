@@ -95,11 +95,13 @@ function linkEmail(
     expiresAt: link.expiresAt,
     downloadLimit: product.downloadLimit,
   };
+  const content = settings.store.published().content;
   const email =
     kind === 'receipt'
       ? receiptEmail({
           ...input,
-          ...settings.store.published().content.receipt,
+          ...content.receipt,
+          productName: content.product.name,
           amount: order.amount_total,
           currency: order.currency,
           paidAt: order.paid_at ?? new Date(),

@@ -81,12 +81,14 @@ export function receiptEmail(
     paidAt: Date;
     subject: string;
     intro: string;
+    /** As the live store content names it. */
+    productName: string;
   },
 ): Notification {
   return buyerEmail(input, input.subject, {
     intro: input.intro,
     rows: [
-      ['Product', brand],
+      ['Product', input.productName],
       ['Paid', formatMoney(input.amount, input.currency)],
       ['Date', formatDate(input.paidAt, 'en-US')],
     ],

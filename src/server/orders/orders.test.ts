@@ -81,17 +81,19 @@ describeEachDatabase('verified purchases', (use) => {
     expect(await events()).toEqual([]);
   });
 
-  it("a receipt says what the live store version's receipt texts say", async () => {
+  it("a receipt says what the live store version's receipt texts and product name say", async () => {
     const { app } = orderApp;
     const live = app.store.published().content;
     const receipt = { subject: 'Your calm starts here', intro: 'Welcome in! Day one awaits.' };
-    await insertVersion(use().db, { ...live, receipt }, OWNER);
+    const product = { ...live.product, name: 'Calm Month Kit' };
+    await insertVersion(use().db, { ...live, receipt, product }, OWNER);
     await app.store.refresh();
     try {
       await pay();
       const sent = await orderApp.sink.waitFor((m) => m.envelopeTo.includes('buyer@example.com'));
       expect(sent.subject).toBe('Your calm starts here');
       expect(sent.text).toContain('Welcome in! Day one awaits.');
+      expect(sent.text).toContain('Product: Calm Month Kit');
       expect(sent.text).toContain('$27.00');
     } finally {
       await insertVersion(use().db, live, OWNER);
