@@ -160,6 +160,7 @@ test('the owner reorders and adds testimonials and edits a policy, and visitors 
   await expect(hero).toHaveAttribute('data-upload', 'idle');
   await expect(hero.getByText('calm-desk.jpg')).toBeVisible();
   await hero.getByLabel('Description for screen readers').fill('A calm desk by a window');
+  await expectNoViolations(page);
   await shoot(page, dir, 'image');
 
   await page.getByRole('button', { name: 'Publish' }).click();
