@@ -15,9 +15,9 @@ export const CHUNKS_PER_FETCH = 2;
 /**
  * What a download reads of a stored row at a time. pg reads bytea as hex text: a whole 256 KiB
  * row is a 512 KiB message, which its parser assembles in buffers it doubles (256 KiB, 512 KiB,
- * 1 MiB) before decoding the row into one more. Those buffers are garbage until V8's next GC
- * and too large for the allocator to reuse, so 8 downloads grew the server by tens of MB; in
- * pieces this size they stay small (README, "The store content").
+ * 1 MiB) before decoding the row into one more. Those buffers are garbage until V8's next GC,
+ * and 8 downloads grew the server by tens of MB; in pieces this size they stay small and it
+ * grew less (README, "The store content").
  */
 export const PIECE_BYTES = 32 * 1024;
 
