@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|balancer]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|balancer|store]
  *   [--out FILE] [--runs N] [--no-reference]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
@@ -24,6 +24,7 @@ import { benchMemory } from './parts/memory';
 import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
 import { benchStart } from './parts/start';
+import { benchStore } from './parts/store';
 import { benchSubmit } from './parts/submit';
 import { printResults } from './lib/report';
 
@@ -38,6 +39,7 @@ const PARTS = [
   'backup',
   'events',
   'balancer',
+  'store',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -172,6 +174,9 @@ try {
     console.log('balancer: one instance, nginx in front of one, nginx in front of three...');
     return benchBalancer(root, dir('balancer'), pg);
   });
+  await part('store', () =>
+    sides('store', ({ dataDir, postgres }) => benchStore(root, dataDir, postgres)),
+  );
 } finally {
   await rm(scratchDir, { recursive: true, force: true });
 }

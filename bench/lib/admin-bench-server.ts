@@ -16,12 +16,14 @@ export type AdminBenchServer = {
 
 /**
  * The bench server on fresh data (a scratch PostgreSQL database when `postgresAdminUrl` is
- * given, else the embedded server in `dataDir`), with the owner signed in through a mail sink.
+ * given, else the embedded server in `dataDir`), with the owner signed in through a mail sink;
+ * `env` adds settings.
  */
 export async function startAdminBenchServer(
   root: string,
   dataDir: string,
   postgresAdminUrl?: string,
+  env: Record<string, string> = {},
 ): Promise<AdminBenchServer> {
   const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
   const sink = await startSmtpSink();
@@ -41,6 +43,7 @@ export async function startAdminBenchServer(
       SMTP_URL: sink.url,
       ADMIN_EMAILS: BENCH_ADMIN,
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+      ...env,
     });
     const cookie = await signInOverHttp(server.url, sink, BENCH_ADMIN);
     const started = server;

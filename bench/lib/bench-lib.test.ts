@@ -239,6 +239,35 @@ describe('formatResults', () => {
   });
 });
 
+describe('formatResults for the store', () => {
+  it('prints publishing, each download round and the image upload beside their goals', () => {
+    const text = formatResults({
+      store: {
+        embedded: {
+          publish: { median_ms: 90, each_ms: [80, 90, 120] },
+          image: { median_ms: 480, each_ms: [470, 480, 500], width: 4000, height: 3000, mb: 4.3 },
+          downloads: {
+            file_mb: 50,
+            clients: 8,
+            mb_per_s: 70,
+            rss_before_mb: 350,
+            rss_growth_mb: [24.5, 6, 4.2],
+          },
+        },
+      },
+    });
+    expect(text).toMatch(
+      /\| embedded \| publish until GET \/ shows it\s+\| 90 ms \(80, 90, 120\)\s+\| < 1000 ms \|/,
+    );
+    expect(text).toMatch(
+      /\| 8 downloads of 50 MB at once, RSS growth per round\s+\| \+24\.5 MB, \+6 MB, \+4\.2 MB \(from 350 MB; 70 MB\/s\)\s+\| < 50 MB\s+\|/,
+    );
+    expect(text).toMatch(
+      /\| upload of a 4000×3000 JPEG \(4\.3 MB\) until 201\s+\| 480 ms \(470, 480, 500\)\s+\| < 2000 ms\s+\|/,
+    );
+  });
+});
+
 describe('checkOrders', () => {
   const order = (session_id: string, links = 1, emails = 2) => ({ session_id, links, emails });
   const options = { emailsPerOrder: 2, inFlightLimit: 1 };

@@ -37,6 +37,7 @@ function pageTable(page: AnyRecord): string {
     ];
   });
   const summary = [
+    `measured after publishing a changed headline and price (home served it ${page.publish_ms} ms after the POST)`,
     `home/floor LCP: ${page.lcp_ratio} (per pair ${page.lcp_ratio_pairs.min}–${page.lcp_ratio_pairs.max}); target ≤ 1.05, routes ≤ 1.10`,
     `home TBT − floor TBT: ${page.tbt_over_floor_ms} ms; target ≤ 30 ms`,
     `HTML br: home ${kb(page.floor_bytes.home_html_br)}, floor ${kb(page.floor_bytes.html_br)} (floor raw ${kb(page.floor_bytes.html)})`,
@@ -211,7 +212,37 @@ export function formatResults(results: AnyRecord): string {
     );
   }
   if (results.balancer) parts.push(balancerTable(results.balancer));
+  if (results.store) parts.push(storeTable(results.store));
   return parts.join('\n');
+}
+
+/** Publishing, product downloads and image uploads, each against its goal. */
+function storeTable(store: AnyRecord): string {
+  const rows: Row[] = [];
+  for (const [db, r] of Object.entries(store)) {
+    const d = r.downloads;
+    rows.push(
+      [
+        db,
+        'publish until GET / shows it',
+        `${r.publish.median_ms} ms (${r.publish.each_ms.join(', ')})`,
+        '< 1000 ms',
+      ],
+      [
+        db,
+        `${d.clients} downloads of ${d.file_mb} MB at once, RSS growth per round`,
+        `${d.rss_growth_mb.map((mb: number) => `+${mb} MB`).join(', ')} (from ${d.rss_before_mb} MB; ${d.mb_per_s} MB/s)`,
+        '< 50 MB',
+      ],
+      [
+        db,
+        `upload of a ${r.image.width}×${r.image.height} JPEG (${r.image.mb} MB) until 201`,
+        `${r.image.median_ms} ms (${r.image.each_ms.join(', ')})`,
+        '< 2000 ms',
+      ],
+    );
+  }
+  return table('Store content (median (each round))', ['db', 'measure', 'result', 'goal'], rows);
 }
 
 /** Requests per second straight to one instance, through nginx to one, and to three. */

@@ -23,7 +23,7 @@ const EMAILS_PER_ORDER = 2;
 /** The bench waits this long for the webhook load's emails before the replay load. */
 const DRAIN_LIMIT_MS = 30_000;
 
-const FILE_BYTES = 50_000_000;
+export const FILE_BYTES = 50_000_000;
 const MB = 1_000_000;
 /**
  * Concurrent download clients, and how many downloads each makes in one half of a round: a
@@ -118,7 +118,7 @@ function nextClientAddress(): string {
  * GETs `url` on a new connection and reads the whole body: its length, the milliseconds
  * taken and, with `hash`, its SHA-256. Anything but a 200 fails.
  */
-function download(
+export function download(
   url: string,
   hash = false,
 ): Promise<{ bytes: number; ms: number; sha256?: string }> {
@@ -161,13 +161,18 @@ function download(
   });
 }
 
-type DownloadHalf = { times: number[]; seconds: number; rssGrowthMb: number };
+export type DownloadHalf = {
+  times: number[];
+  seconds: number;
+  rssBeforeMb: number;
+  rssGrowthMb: number;
+};
 
 /**
  * `clients` concurrent clients, each downloading `each` times from `urlOf(client)`, while the
  * server's RSS is sampled. Every body must be the file's length.
  */
-async function downloadHalf(
+export async function downloadHalf(
   server: BenchServer,
   clients: number,
   each: number,
@@ -197,7 +202,7 @@ async function downloadHalf(
   }
   const seconds = (performance.now() - started) / 1000;
   peak = Math.max(peak, await server.rssMb());
-  return { times, seconds, rssGrowthMb: peak - before };
+  return { times, seconds, rssBeforeMb: before, rssGrowthMb: peak - before };
 }
 
 /** Both halves of one side of a round as one figure. */
