@@ -7,6 +7,7 @@ import {
   type ImageFormat,
   type ImageVariant,
   type MediaImage,
+  type StoreFileKind,
   type StoreFileSummary,
 } from '../../../shared/store/files-api';
 import type { StoreContent } from '../../../shared/store/store-content';
@@ -89,6 +90,21 @@ async function mediaOf(db: Kysely<Database>, ids: string[]): Promise<Record<stri
   return media;
 }
 
+/** Every uploaded file the content names: its field's path and the kind that field takes. */
+function fileRefs(content: StoreContent): (ImageRef & { kind: StoreFileKind })[] {
+  const named = (path: string, file: string | null, kind: StoreFileKind) =>
+    file ? [{ path, file, kind }] : [];
+  return [
+    ...uploadedImages(content).map((ref) => ({
+      path: `${ref.path}.file`,
+      file: ref.file,
+      kind: 'image' as const,
+    })),
+    ...named('product.file', content.product.file, 'product'),
+    ...named('guide.file', content.guide.file, 'guide'),
+  ];
+}
+
 /**
  * A 400 naming each field whose file is not an upload of the kind it takes (or is gone): a
  * draft that names a missing product file would publish a download that fails.
@@ -97,22 +113,14 @@ export async function checkUploadedFiles(
   db: Kysely<Database>,
   content: StoreContent,
 ): Promise<void> {
-  const refs = [
-    ...uploadedImages(content).map((ref) => ({ ...ref, path: `${ref.path}.file`, kind: 'image' })),
-    ...(content.product.file
-      ? [{ path: 'product.file', file: content.product.file, kind: 'product' }]
-      : []),
-    ...(content.guide.file
-      ? [{ path: 'guide.file', file: content.guide.file, kind: 'guide' }]
-      : []),
-  ];
+  const refs = fileRefs(content);
   if (refs.length === 0) return;
   const found = await db
     .selectFrom('store_files')
     .select(['id', 'kind'])
     .where('id', 'in', [...new Set(refs.map((ref) => ref.file))])
     .execute();
-  const kinds = new Map(found.map((row) => [row.id, row.kind as string]));
+  const kinds = new Map(found.map((row) => [row.id, row.kind]));
   const fields: Record<string, string> = {};
   for (const ref of refs) {
     if (kinds.get(ref.file) !== ref.kind) {
@@ -129,11 +137,7 @@ export async function contentFiles(
   db: Kysely<Database>,
   contents: StoreContent[],
 ): Promise<Record<string, StoreFileSummary>> {
-  const ids = new Set<string>();
-  for (const content of contents) {
-    for (const id of [content.product.file, content.guide.file]) if (id) ids.add(id);
-    for (const ref of uploadedImages(content)) ids.add(ref.file);
-  }
+  const ids = new Set(contents.flatMap((content) => fileRefs(content).map((ref) => ref.file)));
   if (ids.size === 0) return {};
   const rows = await db
     .selectFrom('store_files')
