@@ -1,4 +1,4 @@
-import type { PublicConfig } from './public-config';
+import { publicConfigOf, type PublicConfig } from './public-config';
 import { seedContent } from './store/seed-content';
 
 /**
@@ -6,10 +6,11 @@ import { seedContent } from './store/seed-content';
  * browser uses when the page embeds none (Vite's development server). Apart from
  * public-config.ts so that the page's code does not carry the seed's texts.
  */
-export const publicConfigDefaults: PublicConfig = {
-  downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
-  verifiedPurchases: false,
-  checkoutSessions: false,
-  store: seedContent(),
-  media: {},
-};
+export const publicConfigDefaults: PublicConfig = publicConfigOf(
+  {
+    downloadUrl: '/downloads/soul-reset-bundle-sample.pdf',
+    verifiedPurchases: false,
+    checkoutSessions: false,
+  },
+  seedContent(),
+);

@@ -1,4 +1,5 @@
 import type { MediaImage } from './store/files-api';
+import { offerOf, type Offer } from './store/offer';
 import type { StoreContent } from './store/store-content';
 
 /**
@@ -23,7 +24,23 @@ export type PublicConfig = {
   store: StoreContent;
   /** The uploaded images the content shows, by file id: their sizes and variants. */
   media: Record<string, MediaImage>;
+  /** The prices of `store`'s product as the page writes them, so the browser formats none. */
+  offer: Offer;
 };
+
+export type PublicSettings = Pick<
+  PublicConfig,
+  'downloadUrl' | 'verifiedPurchases' | 'checkoutSessions'
+>;
+
+/** The PublicConfig of `store`, its offer computed from it. */
+export function publicConfigOf(
+  settings: PublicSettings,
+  store: StoreContent,
+  media: PublicConfig['media'] = {},
+): PublicConfig {
+  return { ...settings, store, media, offer: offerOf(store.product) };
+}
 
 /** The id of the `<script type="application/json">` element holding the PublicConfig. */
 export const PUBLIC_CONFIG_ELEMENT_ID = 'public-config';

@@ -5,7 +5,11 @@ import { paths } from '../../shared/paths';
 import { product } from '../../shared/product';
 import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { readPublicConfig } from '../routing/public-config';
-import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
+import {
+  PUBLIC_CONFIG_ELEMENT_ID,
+  publicConfigOf,
+  type PublicConfig,
+} from '../../shared/public-config';
 import { renderRoute } from '../entry-prerender';
 import { isHomeHash, mountApp } from './mount-app';
 
@@ -65,19 +69,16 @@ describe('mountApp', () => {
   it('hydrates with the published content the server rendered and embedded in the page', async () => {
     const errors = vi.spyOn(console, 'error');
     const { store } = publicConfigDefaults;
-    const config: PublicConfig = {
-      ...publicConfigDefaults,
-      store: {
-        ...store,
-        product: {
-          ...store.product,
-          priceCents: 3550,
-          compareAtCents: 7100,
-          checkoutUrl: 'https://pay.example.com/b/live-42',
-        },
-        hero: { ...store.hero, title: 'Breathe out: a calmer month starts today' },
+    const config: PublicConfig = publicConfigOf(publicConfigDefaults, {
+      ...store,
+      product: {
+        ...store.product,
+        priceCents: 3550,
+        compareAtCents: 7100,
+        checkoutUrl: 'https://pay.example.com/b/live-42',
       },
-    };
+      hero: { ...store.hero, title: 'Breathe out: a calmer month starts today' },
+    });
     const settings = document.createElement('script');
     settings.type = 'application/json';
     settings.id = PUBLIC_CONFIG_ELEMENT_ID;
@@ -86,10 +87,13 @@ describe('mountApp', () => {
     const target = await prerenderedContainer(config);
     const heading = target.querySelector('h1');
 
+    // The server formatted the prices: a browser's first Intl.NumberFormat blocks it 10–40 ms.
+    const numberFormat = vi.spyOn(Intl, 'NumberFormat');
     await act(async () => {
       root = mountApp(target, readPublicConfig()!, '');
     });
 
+    expect(numberFormat).not.toHaveBeenCalled();
     expect(screen.getByRole('heading', { level: 1 })).toBe(heading);
     expect(heading?.textContent).toBe('Breathe out: a calmer month starts today');
     const buy = screen.getByRole('link', { name: /Download Now – Just \$35\.50/ });

@@ -3,7 +3,6 @@ import { track } from '../analytics/analytics';
 import { api } from '../lib/api-client';
 import { leaveSite } from '../lib/leave-site';
 import { CHECKOUT_PATH, type CheckoutAnswer } from '../../shared/orders/checkout-api';
-import { priceValue } from '../../shared/store/offer';
 import { usePublicConfig } from '../routing/public-config';
 
 type CheckoutLinkProps = {
@@ -21,7 +20,7 @@ type CheckoutLinkProps = {
  * one (the Payment Link still, should the server not answer).
  */
 export function CheckoutLink({ source, action, className, children }: CheckoutLinkProps) {
-  const { store, checkoutSessions } = usePublicConfig();
+  const { store, checkoutSessions, offer } = usePublicConfig();
   const { product } = store;
   const [opening, setOpening] = useState(false);
 
@@ -49,8 +48,8 @@ export function CheckoutLink({ source, action, className, children }: CheckoutLi
       onClick={(event) => {
         track('stripe_payment_click', {
           source,
-          value: priceValue(product),
-          currency: product.currency.toUpperCase(),
+          value: offer.value,
+          currency: offer.currency,
         });
         if (action) track('cta_click', { source, action });
         if (checkoutSessions) void openSession(event);

@@ -6,7 +6,7 @@ import {
   type SessionStatus,
 } from '../../shared/orders/order-api';
 import { paths } from '../../shared/paths';
-import type { PublicConfig } from '../../shared/public-config';
+import { publicConfigOf, type PublicConfig } from '../../shared/public-config';
 import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { PublicConfigProvider } from '../routing/public-config';
 import { ThankYouPage } from './thank-you-page';
@@ -15,16 +15,13 @@ import { fakeApi, watchAnalytics } from '../../../tests/support/client/fake-api'
 import { RECORDED_PURCHASES_KEY } from '../features/orders/purchase-conversion';
 import { resendLinkSent } from '../features/orders/resend-link-form';
 
-const config: PublicConfig = {
-  downloadUrl: '/seed/download.pdf',
-  verifiedPurchases: true,
-  checkoutSessions: false,
-  media: {},
-  store: {
+const config: PublicConfig = publicConfigOf(
+  { downloadUrl: '/seed/download.pdf', verifiedPurchases: true, checkoutSessions: false },
+  {
     ...publicConfigDefaults.store,
     product: { ...publicConfigDefaults.store.product, checkoutUrl: 'https://pay.example.com/buy' },
   },
-};
+);
 const purchaseLine = '[analytics] conversion purchase {"value":27,"currency":"USD"}';
 
 let analytics: string[];
@@ -225,7 +222,7 @@ describe('thank-you page without verified purchases', () => {
     };
     renderAtPath(
       paths.thankYou,
-      <PublicConfigProvider value={{ ...config, verifiedPurchases: false, store }}>
+      <PublicConfigProvider value={publicConfigOf({ ...config, verifiedPurchases: false }, store)}>
         <ThankYouPage />
       </PublicConfigProvider>,
     );

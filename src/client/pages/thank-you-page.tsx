@@ -12,14 +12,14 @@ import { useScrollToTop } from '../lib/use-scroll-to-top';
 import { paths } from '../../shared/paths';
 
 export function ThankYouPage() {
-  const { verifiedPurchases, store } = usePublicConfig();
+  const { verifiedPurchases, offer } = usePublicConfig();
   usePageView('thank_you');
   useScrollToTop();
   // Here rather than in the seed's page below, so the conversion follows the page view as it
   // always has (a child's effects run before its parent's).
   useEffect(() => {
-    if (!verifiedPurchases) recordPurchase(store.product);
-  }, [verifiedPurchases, store.product]);
+    if (!verifiedPurchases) recordPurchase(offer);
+  }, [verifiedPurchases, offer]);
 
   return verifiedPurchases ? (
     <div className="flex min-h-dvh flex-col">

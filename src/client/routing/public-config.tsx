@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import { PUBLIC_CONFIG_ELEMENT_ID, type PublicConfig } from '../../shared/public-config';
+import type { Offer } from '../../shared/store/offer';
 import type { StoreContent } from '../../shared/store/store-content';
 
 const PublicConfigContext = createContext<PublicConfig | null>(null);
@@ -24,4 +25,9 @@ export function readPublicConfig(doc: Document = document): PublicConfig | undef
 /** The published store content: every text and price of the offer. */
 export function useStoreContent(): StoreContent {
   return usePublicConfig().store;
+}
+
+/** The published product's prices as the page writes them (computed by the server). */
+export function useOffer(): Offer {
+  return usePublicConfig().offer;
 }

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { publicConfigOf } from '../../shared/public-config';
 import type { StoreContent } from '../../shared/store/store-content';
 import { contentMedia } from '../store/files/content-files';
 import { renderIndexPage, type RenderRoute } from './index-page';
@@ -69,7 +70,7 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
         const media = await contentMedia(app.database.db, store);
         return renderIndexPage(
           html,
-          { ...settings, store, media },
+          publicConfigOf(settings, store, media),
           renderRoute,
           year,
           app.config.publicUrl,

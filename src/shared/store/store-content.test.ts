@@ -9,6 +9,8 @@ describe('the store content', () => {
     const content = z.parse(storeContentSchema, seedContent());
     expect(offerOf(content.product)).toEqual({
       price: '$27',
+      value: 27,
+      currency: 'USD',
       former: { price: '$89', percentOff: 70, savings: '$62' },
     });
     expect(content.hero.title).toBe('Soul Reset Bundle: find your calm again in 30 days');
@@ -21,13 +23,18 @@ describe('the store content', () => {
       checkoutUrl: 'https://x.test/',
     });
     expect(z.safeParse(storeContentSchema, content).success).toBe(true);
-    expect(offerOf(content.product)).toEqual({ price: '€99' });
+    expect(offerOf(content.product)).toEqual({ price: '€99', value: 99, currency: 'EUR' });
   });
 
   it('writes cents only when there are some, and zero-decimal currencies whole', () => {
     expect(formatPrice(2750, 'usd')).toBe('$27.50');
     expect(formatPrice(2700, 'gbp')).toBe('£27');
     expect(formatPrice(2700, 'jpy')).toBe('¥2,700');
+    expect(offerOf({ ...seedContent().product, priceCents: 2700, currency: 'jpy' })).toMatchObject({
+      price: '¥2,700',
+      value: 2700,
+      currency: 'JPY',
+    });
   });
 
   it('names each bad field by its path', () => {

@@ -1,13 +1,13 @@
 import { conversion, track } from '../../analytics/analytics';
 import { CheckoutLink } from '../../components/checkout-link';
-import { offerOf, priceValue } from '../../../shared/store/offer';
-import { useStoreContent } from '../../routing/public-config';
+import { useOffer, useStoreContent } from '../../routing/public-config';
 import { formPrimaryButton } from '../../components/styles';
 import { VisitorForm, formSubmissionError, requestAlreadySent } from './visitor-form';
 
 /** The order form (SPEC.md §2 "Order form"): purchase intent true. */
 export function OrderForm() {
   const { product } = useStoreContent();
+  const offer = useOffer();
   return (
     <VisitorForm
       form="order"
@@ -39,7 +39,7 @@ export function OrderForm() {
       }}
       actions={
         <CheckoutLink source="order_form" className={formPrimaryButton}>
-          Buy Now - {offerOf(product).price}
+          Buy Now - {offer.price}
         </CheckoutLink>
       }
       footer={
@@ -51,7 +51,7 @@ export function OrderForm() {
       onAttempt={() =>
         track('form_submission_attempt', { form_type: 'order', purchase_intent: true })
       }
-      onSuccess={() => conversion('purchase_intent', { value: priceValue(product) })}
+      onSuccess={() => conversion('purchase_intent', { value: offer.value })}
     />
   );
 }

@@ -1,6 +1,5 @@
 import { conversion } from '../../analytics/analytics';
-import { priceValue } from '../../../shared/store/offer';
-import type { StoreContent } from '../../../shared/store/store-content';
+import type { Offer } from '../../../shared/store/offer';
 
 /** The Checkout sessions whose purchase this browser has already recorded. */
 export const RECORDED_PURCHASES_KEY = 'soul-reset.recorded-purchases';
@@ -19,15 +18,12 @@ function readRecorded(): string[] {
 }
 
 /** SPEC.md §7's purchase conversion, at the product's published price. */
-export function recordPurchase(product: StoreContent['product']): void {
-  conversion('purchase', {
-    value: priceValue(product),
-    currency: product.currency.toUpperCase(),
-  });
+export function recordPurchase({ value, currency }: Offer): void {
+  conversion('purchase', { value, currency });
 }
 
 /** The purchase conversion once per paid order: a reload or a second tab never repeats it. */
-export function recordPurchaseOnce(sessionId: string, product: StoreContent['product']): void {
+export function recordPurchaseOnce(sessionId: string, offer: Offer): void {
   const recorded = readRecorded();
   if (recordedHere.has(sessionId) || recorded.includes(sessionId)) return;
   recordedHere.add(sessionId);
@@ -39,5 +35,5 @@ export function recordPurchaseOnce(sessionId: string, product: StoreContent['pro
   } catch {
     // Storage full or refused: the in-memory record still prevents a repeat on this visit.
   }
-  recordPurchase(product);
+  recordPurchase(offer);
 }

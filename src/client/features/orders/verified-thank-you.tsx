@@ -11,7 +11,7 @@ import {
 import { useEffect, type ReactNode } from 'react';
 import { sessionIdSchema, type SessionStatus } from '../../../shared/orders/order-api';
 import { paths } from '../../../shared/paths';
-import { useStoreContent } from '../../routing/public-config';
+import { useOffer, useStoreContent } from '../../routing/public-config';
 import { Link, useLocation } from '../../routing/router';
 import { primaryButton, secondaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
@@ -77,7 +77,8 @@ function Paid({
   session: Extract<SessionStatus, { status: 'paid' }>;
 }) {
   const { product, thankYou } = useStoreContent();
-  useEffect(() => recordPurchaseOnce(sessionId, product), [sessionId, product]);
+  const offer = useOffer();
+  useEffect(() => recordPurchaseOnce(sessionId, offer), [sessionId, offer]);
   return (
     <>
       <Outcome

@@ -4,8 +4,7 @@ import { track } from '../../analytics/analytics';
 import { primaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { scrollToSection } from '../../lib/scroll';
-import { offerOf } from '../../../shared/store/offer';
-import { useStoreContent } from '../../routing/public-config';
+import { useOffer, useStoreContent } from '../../routing/public-config';
 import { ContentImage } from '../../components/content-image';
 import { PriceTag } from './price-tag';
 
@@ -13,8 +12,8 @@ import { PriceTag } from './price-tag';
 const icons = [Download, InfinityIcon, RefreshCcw, PackageX];
 
 export function HeroSection() {
-  const { product, hero } = useStoreContent();
-  const { price, former } = offerOf(product);
+  const { hero } = useStoreContent();
+  const { price, former } = useOffer();
   function askFirst(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
     // The visitor is heading for the order form, where the purchase is completed.

@@ -1,9 +1,8 @@
-import { offerOf } from '../../../shared/store/offer';
-import { useStoreContent } from '../../routing/public-config';
+import { useOffer } from '../../routing/public-config';
 
 /** The offer in one line: $27 against the struck-through $89, 70% off, save $62 (computed). */
 export function PriceTag({ className = '' }: { className?: string }) {
-  const { price, former } = offerOf(useStoreContent().product);
+  const { price, former } = useOffer();
   return (
     <div className={`flex flex-wrap items-baseline gap-x-4 gap-y-1 ${className}`}>
       <p className="font-serif text-5xl text-sage-800">{price}</p>
