@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { formatMoney } from '../../shared/money';
 import type { Config } from '../config/load-config';
 import type { Database, Order } from '../db/schema';
 import { deliveryRows, queueDelivery } from '../mail/delivery-store';
@@ -9,8 +10,8 @@ import type { CheckoutSession } from './checkout-session';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,
-  formatMoney,
   newLinkEmail,
+  paidAmount,
   paidOrderEmail,
   receiptEmail,
   reviewOrderEmail,
@@ -65,7 +66,7 @@ type PriceCheck = {
 /** Why a payment is not what the product costs, or undefined when it is. */
 function mismatch(order: OrderRow, price: PriceCheck): string | undefined {
   if (!price.matches) {
-    const paid = `Paid ${formatMoney(order.amount_total, order.currency)}`;
+    const paid = `Paid ${paidAmount(order.amount_total, order.currency)}`;
     const { expected, named } = price;
     if (!expected) {
       const which = named ? `store version ${named}` : 'a store version';

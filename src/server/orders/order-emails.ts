@@ -1,3 +1,4 @@
+import { formatMoney } from '../../shared/money';
 import { product } from '../../shared/product';
 import { formatDate, page, table, textBody, type Row } from '../mail/email-layout';
 import { escapeHtml } from '../mail/escape-html';
@@ -5,19 +6,9 @@ import type { Notification } from '../forms/notification-emails';
 
 const brand = product.name;
 
-/** An amount in the currency's smallest unit, as people write it: "$27.00". */
-export function formatMoney(amount: number | null, currency: string | null): string {
-  if (amount === null || !currency) return 'unknown';
-  try {
-    const format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: currency.toUpperCase(),
-    });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(amount / 10 ** digits);
-  } catch {
-    return `${amount} ${currency}`;
-  }
+/** An amount Stripe reported, as people write it: "$27.00", or "unknown" without one. */
+export function paidAmount(amount: number | null, currency: string | null): string {
+  return amount === null || !currency ? 'unknown' : formatMoney(amount, currency);
 }
 
 export type LinkEmailInput = {
@@ -89,7 +80,7 @@ export function receiptEmail(
     intro: input.intro,
     rows: [
       ['Product', input.productName],
-      ['Paid', formatMoney(input.amount, input.currency)],
+      ['Paid', paidAmount(input.amount, input.currency)],
       ['Date', formatDate(input.paidAt, 'en-US')],
     ],
   });
@@ -115,7 +106,7 @@ function orderRows(order: OrderSummary): Row[] {
   return [
     ['Order', `#${order.id}`],
     ['Buyer', order.name ? `${order.name} <${order.email}>` : order.email || 'unknown'],
-    ['Amount', formatMoney(order.amount, order.currency)],
+    ['Amount', paidAmount(order.amount, order.currency)],
     ['Stripe session', order.sessionId],
   ];
 }
@@ -133,7 +124,7 @@ function ownerEmail(subject: string, heading: string, rows: Row[], footer: strin
 /** The owner's note of each paid order. */
 export function paidOrderEmail(order: OrderSummary): Notification {
   return ownerEmail(
-    `New order ${formatMoney(order.amount, order.currency)}`,
+    `New order ${paidAmount(order.amount, order.currency)}`,
     'New paid order',
     orderRows(order),
     'The buyer has been sent a receipt with a download link.',

@@ -1,30 +1,7 @@
+import { currencyDigits, formatMoney } from '../money';
 import type { StoreContent } from './store-content';
 
-/**
- * The offer's prices as the page writes them, computed from the store content's product. Apart
- * from the content schema, so the home page's code carries no validation library.
- */
-
-/** The number of decimals a currency is written with (0 for JPY): prices are in its smallest unit. */
-export function currencyDigits(currency: string): number {
-  const format = new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-  });
-  return format.resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/** "$27" for whole amounts, "$27.50" otherwise: how the page writes a price. */
-export function formatPrice(amountCents: number, currency: string): string {
-  const amount = amountCents / 10 ** currencyDigits(currency);
-  const digits = Number.isInteger(amount) ? 0 : currencyDigits(currency);
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).format(amount);
-}
+/** The offer's prices as the page writes them, computed from the store content's product. */
 
 export type Offer = {
   price: string;
@@ -35,6 +12,11 @@ export type Offer = {
   former?: { price: string; percentOff: number; savings: string };
 };
 
+/** "$27" for whole amounts, "$27.50" otherwise: how the page writes a price. */
+function formatPrice(amount: number, currency: string): string {
+  return formatMoney(amount, currency, { wholeWithoutCents: true });
+}
+
 /**
  * The product's prices as the page shows them, the discount computed, never typed. The server
  * computes it with the page's settings (public-config.ts): a browser's first Intl.NumberFormat
@@ -42,7 +24,8 @@ export type Offer = {
  */
 export function offerOf(product: StoreContent['product']): Offer {
   const price = formatPrice(product.priceCents, product.currency);
-  const value = product.priceCents / 10 ** currencyDigits(product.currency);
+  // The schema accepts only currencies Intl knows.
+  const value = product.priceCents / 10 ** (currencyDigits(product.currency) ?? 2);
   const currency = product.currency.toUpperCase();
   const { compareAtCents } = product;
   if (compareAtCents === null) return { price, value, currency };

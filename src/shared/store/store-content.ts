@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { currencyDigits } from './offer';
+import { currencyDigits } from '../money';
 import { RICH_TEXT_LINK } from './rich-text';
 
 /**
@@ -10,18 +10,9 @@ import { RICH_TEXT_LINK } from './rich-text';
  */
 
 const currency = z.string().check(
-  z.refine(
-    (value) => {
-      if (!/^[a-z]{3}$/.test(value)) return false;
-      try {
-        currencyDigits(value);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { error: 'The currency must be a three-letter code such as usd.' },
-  ),
+  z.refine((value) => /^[a-z]{3}$/.test(value) && currencyDigits(value) !== undefined, {
+    error: 'The currency must be a three-letter code such as usd.',
+  }),
 );
 
 /** Stripe's smallest charge is about 50 cents; 100 million units is beyond any digital product. */

@@ -1,4 +1,4 @@
-import { currencyDigits } from '../../../shared/store/offer';
+import { currencyDigits } from '../../../shared/money';
 import type { StoreContent } from '../../../shared/store/store-content';
 
 /** The paths whose field the owner types as text but the content keeps as cents. */
@@ -15,11 +15,7 @@ export type StoreForm = { content: StoreContent; prices: Record<string, string> 
 export type FieldErrors = Record<string, string>;
 
 function digitsOf(currency: string): number {
-  try {
-    return currencyDigits(currency);
-  } catch {
-    return 2;
-  }
+  return currencyDigits(currency) ?? 2;
 }
 
 function amountText(cents: number, currency: string): string {

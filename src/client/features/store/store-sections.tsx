@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { currencyDigits } from '../../../shared/money';
 import { offerOf } from '../../../shared/store/offer';
 import type { StoreContent } from '../../../shared/store/store-content';
 import { FileField, ImageField } from './store-media-fields';
@@ -25,14 +26,11 @@ function anchorOf(title: string, taken: string[]): string {
 /** How the page will show the prices, or nothing while they are not prices. */
 function PriceLine() {
   const shown = contentOf(useStoreFields().form);
-  let offer;
-  try {
-    offer = 'content' in shown ? offerOf(shown.content.product) : undefined;
-  } catch {
-    // Not a currency (yet): its field says so.
+  // A price or currency not valid (yet): its field says so.
+  if (!('content' in shown) || currencyDigits(shown.content.product.currency) === undefined) {
+    return null;
   }
-  if (!offer) return null;
-  const { price, former } = offer;
+  const { price, former } = offerOf(shown.content.product);
   return (
     <p className="text-sm text-ink-muted">
       Shown as <strong className="text-ink">{price}</strong>
@@ -105,7 +103,8 @@ function Heading({ section }: { section: string }) {
 }
 
 /** The Store page's form, a section per part of the site, in the order visitors meet them. */
-export function StoreSections({ parts }: { parts: Part[] }): ReactNode {
+export function StoreSections(): ReactNode {
+  const { parts } = useStoreFields().form.content;
   return (
     <>
       <Section

@@ -136,6 +136,9 @@ describe('Store page', () => {
     expect(screen.getByText(/Shown as/).textContent).toBe(
       'Shown as $35.50 instead of $89: 60% off, save $53.50.',
     );
+    type('Currency', 'dollars');
+    expect(screen.queryByText(/Shown as/)).toBeNull();
+    type('Currency', 'usd');
 
     await click('Save draft');
     expect(await screen.findByText(/Draft saved/)).toBeTruthy();
