@@ -145,4 +145,26 @@ describeEachDatabase('unused uploads', (use) => {
     expect(await cleanup).not.toContain(file);
     expect((await storedIds(db)).get(file)).toBe(2);
   });
+
+  it('keeps a file that a version published while the cleanup looks starts to use', async () => {
+    const { db } = use();
+    const file = await storeFile(db, 'product', hoursAgo(30));
+    let cleanup: Promise<string[]> | undefined;
+    await db.transaction().execute(async (publish) => {
+      // As a publish does: the draft's lock, then the next version.
+      await sql`select 1 from store_draft where id = 1 for update`.execute(publish);
+      await sql`insert into store_versions (version, content, published_by)
+        select version + 1, jsonb_set(content, '{product,file}', ${JSON.stringify(file)}::jsonb),
+          'owner@example.com'
+        from store_versions order by version desc limit 1`.execute(publish);
+      cleanup = db.transaction().execute(deleteUnusedFiles);
+      const first = await Promise.race([
+        cleanup.then(() => 'cleanup'),
+        new Promise((resolve) => setTimeout(resolve, 300, 'waiting')),
+      ]);
+      expect(first).toBe('waiting');
+    });
+    expect(await cleanup).not.toContain(file);
+    expect((await storedIds(db)).get(file)).toBe(2);
+  });
 });
