@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { paths } from '../shared/paths';
-import { product } from '../shared/product';
 import { publicConfigDefaults } from '../shared/public-config-defaults';
 import { renderRoute } from './entry-prerender';
+
+const { product } = publicConfigDefaults.store;
 
 async function parse(location: string, year = 2031): Promise<HTMLElement> {
   const root = document.createElement('div');

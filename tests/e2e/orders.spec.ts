@@ -201,11 +201,11 @@ test('the emailed link downloads until its limit, then the page explains and a n
   const form = page.getByRole('form', { name: 'Request a new download link' });
   await form.getByLabel('Email used at checkout').fill('stranger@example.com');
   await form.getByRole('button', { name: 'Send new link' }).click();
-  await expect(form.getByRole('status')).toContainText(resendLinkSent);
+  await expect(form.getByRole('status')).toContainText(resendLinkSent('Soul Reset Bundle'));
   await form.getByLabel('Email used at checkout').fill(BUYER.email);
   await form.getByRole('button', { name: 'Send new link' }).click();
   // The same words for the buyer as for the stranger.
-  await expect(form.getByRole('status')).toContainText(resendLinkSent);
+  await expect(form.getByRole('status')).toContainText(resendLinkSent('Soul Reset Bundle'));
   await expectNoViolations(page);
   await shoot(page, 'resend-form-sent', SHOTS);
 

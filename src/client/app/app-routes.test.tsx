@@ -2,12 +2,14 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authApi } from '../../shared/auth';
 import { paths } from '../../shared/paths';
-import { product } from '../../shared/product';
+import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { fakeAuthServer, signedInAs, signedOut } from '../../../tests/support/client/fake-auth';
 import { fakeTableServer } from '../../../tests/support/client/fake-tables';
 import { renderAtPath } from '../../../tests/support/client/hash-route';
 import { AppRoutes } from './app-routes';
 import { HashRouter, StaticRouter } from '../routing/router';
+
+const { product } = publicConfigDefaults.store;
 
 const homeHeading = { level: 1, name: new RegExp(product.name) } as const;
 

@@ -2,7 +2,6 @@ import { act, screen } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../shared/paths';
-import { product } from '../../shared/product';
 import { publicConfigDefaults } from '../../shared/public-config-defaults';
 import { readPublicConfig } from '../routing/public-config';
 import {
@@ -12,6 +11,8 @@ import {
 } from '../../shared/public-config';
 import { renderRoute } from '../entry-prerender';
 import { isHomeHash, mountApp } from './mount-app';
+
+const { product } = publicConfigDefaults.store;
 
 describe('isHomeHash', () => {
   it.each(['', '#', '#/', '#/?ref=mail', '#/#order-form'])('treats %j as home', (hash) => {

@@ -39,7 +39,9 @@ describe('download link page', () => {
       target: { value: 'buyer@example.com' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Send new link' }));
-    expect((await screen.findByRole('status')).textContent).toContain(resendLinkSent);
+    expect((await screen.findByRole('status')).textContent).toContain(
+      resendLinkSent('Soul Reset Bundle'),
+    );
     expect(calls).toEqual(['POST /api/orders/resend-link']);
   });
 

@@ -179,7 +179,9 @@ describe('thank-you page with verified purchases', () => {
       target: { value: 'someone@example.com' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Send new link' }));
-    expect((await screen.findByText(resendLinkSent)).textContent).toBe(resendLinkSent);
+    expect((await screen.findByText(resendLinkSent('Soul Reset Bundle'))).textContent).toBe(
+      resendLinkSent('Soul Reset Bundle'),
+    );
     await wait(5000);
     expect(calls).toEqual(['POST /api/orders/resend-link']);
     expect(analytics).not.toContain(purchaseLine);

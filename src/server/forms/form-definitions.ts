@@ -9,6 +9,7 @@ import {
   refundEmail,
   termsFeedbackEmail,
   type Notification,
+  type SubmissionMeta,
 } from './notification-emails';
 import { guideFilePath } from '../../shared/store/files-api';
 import type { StoreContent } from '../../shared/store/store-content';
@@ -30,7 +31,7 @@ export type FormDefinition<K extends FormKind = FormKind> = {
     | 'free_product_gift_submissions'
   >;
   columns(input: FormInput<K>): ExtraColumns;
-  notification(input: FormInput<K>, submittedAt: Date): Notification;
+  notification(input: FormInput<K>, meta: SubmissionMeta): Notification;
   /** Added to the success and duplicate answers. */
   extra?(config: Config, content: StoreContent): { guideUrl: string };
   /**
@@ -46,32 +47,31 @@ const definitions: { [K in FormKind]: FormDefinition<K> } = {
     schema: formSchemas.order,
     table: 'form_submissions',
     columns: ({ message }) => ({ message, purchase_intent: true }),
-    notification: (input, submittedAt) =>
-      orderEmail({ ...input, submittedAt, purchaseIntent: true }),
+    notification: (input, meta) => orderEmail({ ...input, ...meta, purchaseIntent: true }),
   },
   contact: {
     schema: formSchemas.contact,
     table: 'form_submissions',
     columns: ({ message }) => ({ message, purchase_intent: false }),
-    notification: (input, submittedAt) => contactEmail({ ...input, submittedAt }),
+    notification: (input, meta) => contactEmail({ ...input, ...meta }),
   },
   refund: {
     schema: formSchemas.refund,
     table: 'refund_inquiries',
     columns: ({ message }) => ({ message }),
-    notification: (input, submittedAt) => refundEmail({ ...input, submittedAt }),
+    notification: (input, meta) => refundEmail({ ...input, ...meta }),
   },
   'terms-feedback': {
     schema: formSchemas['terms-feedback'],
     table: 'terms_of_service_feedback',
     columns: ({ message }) => ({ message }),
-    notification: (input, submittedAt) => termsFeedbackEmail({ ...input, submittedAt }),
+    notification: (input, meta) => termsFeedbackEmail({ ...input, ...meta }),
   },
   'free-guide': {
     schema: formSchemas['free-guide'],
     table: 'free_product_gift_submissions',
     columns: () => ({}),
-    notification: (input, submittedAt) => freeGuideEmail({ ...input, submittedAt }),
+    notification: (input, meta) => freeGuideEmail({ ...input, ...meta }),
     // The guide the owner uploaded, else GUIDE_URL.
     extra: (config, { guide }) => ({
       guideUrl: guide.file ? guideFilePath(guide.file) : config.guideUrl,

@@ -7,6 +7,7 @@ import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
 import type { FormKind } from '../../shared/forms/form-fields';
+import { insertVersion } from '../store/store-versions';
 
 const OWNER = 'owner@soulreset.test';
 const GUIDE_URL = 'https://files.example.com/guide.pdf';
@@ -397,6 +398,31 @@ describeEachDatabase('visitor form submissions', (use) => {
     const response = await post(app, 'newsletter', { name: 'Ada', email: 'a@example.com' });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ status: 'error', message: 'There is no such form.' });
+  });
+
+  it("names the product in the owner's email as the live store version does", async () => {
+    const live = app.store.published().content;
+    await insertVersion(
+      use().db,
+      { ...live, product: { ...live.product, name: 'Calm Month Kit' } },
+      OWNER,
+    );
+    await app.store.refresh();
+    try {
+      const email = freshEmail('terms-feedback');
+      await post(app, 'terms-feedback', {
+        name: 'Ada Lovelace',
+        email,
+        message: 'May I print it?',
+      });
+      const mail = await sink.waitFor((m) => m.headers['reply-to'] === email);
+      expect(mail.subject).toBe('[Calm Month Kit] NEW TERMS OF SERVICE FEEDBACK');
+      expect(mail.html).toContain('Calm Month Kit</div>');
+      expect(mail.text).not.toContain('Soul Reset');
+    } finally {
+      await insertVersion(use().db, live, OWNER);
+      await app.store.refresh();
+    }
   });
 });
 

@@ -8,7 +8,12 @@ import {
 } from './notification-emails';
 
 const submittedAt = new Date('2025-05-15T14:30:00Z');
-const visitor = { name: 'Ada "A" <Lovelace>', email: 'ada@example.com', submittedAt };
+const visitor = {
+  name: 'Ada "A" <Lovelace>',
+  email: 'ada@example.com',
+  submittedAt,
+  productName: 'Soul Reset Bundle',
+};
 
 describe('owner notification emails (SPEC.md §7)', () => {
   it('order: Italian body with name, email, message or none, purchase intention and date', () => {

@@ -1,16 +1,17 @@
-import { product } from '../../shared/product';
 import { escapeHtml } from '../mail/escape-html';
 import { formatDate, page, table, textBody, type Row } from '../mail/email-layout';
-
-const brand = product.name;
 
 /** The owner's notification for one submission: subject and both bodies (SPEC.md §7). */
 export type Notification = { subject: string; html: string; text: string };
 
-export type Submission = { name: string; email: string; message?: string; submittedAt: Date };
+/** When the owner's email is written: the time, and the product as the live content names it. */
+export type SubmissionMeta = { submittedAt: Date; productName: string };
+
+export type Submission = SubmissionMeta & { name: string; email: string; message?: string };
 
 /** Order form (purchase intent): Italian body, as the owner reads it. */
 export function orderEmail(input: Submission & { purchaseIntent: boolean }): Notification {
+  const brand = input.productName;
   const heading = "Nuova richiesta d'ordine";
   const rows: Row[] = [
     ['Nome', input.name],
@@ -27,6 +28,7 @@ export function orderEmail(input: Submission & { purchaseIntent: boolean }): Not
 }
 
 export function contactEmail(input: Submission): Notification {
+  const brand = input.productName;
   const heading = 'New contact message';
   const rows: Row[] = [
     ['Name', input.name],
@@ -42,6 +44,7 @@ export function contactEmail(input: Submission): Notification {
 }
 
 export function refundEmail(input: Submission): Notification {
+  const brand = input.productName;
   const heading = 'New refund request';
   const rows: Row[] = [
     ['Name', input.name],
@@ -59,6 +62,7 @@ export function refundEmail(input: Submission): Notification {
 }
 
 export function termsFeedbackEmail(input: Submission): Notification {
+  const brand = input.productName;
   const heading = 'New question about the Terms of Service';
   const rows: Row[] = [
     ['Name', input.name],
@@ -80,6 +84,7 @@ export function termsFeedbackEmail(input: Submission): Notification {
 }
 
 export function freeGuideEmail(input: Submission): Notification {
+  const brand = input.productName;
   const heading = 'New free Mindfulness Guide request';
   const rows: Row[] = [
     ['Name', input.name],

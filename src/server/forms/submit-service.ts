@@ -76,7 +76,8 @@ export function createFormService(deps: FormServiceDeps) {
     log: FastifyBaseLogger,
   ): Promise<SubmitResult> {
     const definition = formDefinition(form);
-    const extra = definition.extra?.(deps.config, deps.store.published().content);
+    const content = deps.store.published().content;
+    const extra = definition.extra?.(deps.config, content);
     if (honeypotFilled(body)) {
       log.info({ form }, 'Form submission dropped: the honeypot field was filled');
       return { status: 'success', emailSent: true, ...extra };
@@ -100,7 +101,7 @@ export function createFormService(deps: FormServiceDeps) {
       const message = {
         to: [deps.config.ownerEmail],
         replyTo: input.email,
-        ...definition.notification(input, submittedAt),
+        ...definition.notification(input, { submittedAt, productName: content.product.name }),
       };
       // One statement writes the record and its queued email, so neither exists without the
       // other. A request that sends the email itself holds the delivery (attempt 1, leased)

@@ -34,8 +34,9 @@ export type OrderSettings = Pick<Config, 'product' | 'ownerEmail' | 'publicUrl'>
  */
 export type OrderChange = { order: OrderRow | undefined; queued: boolean };
 
-function summary(order: OrderRow): OrderSummary {
+function summary(settings: OrderSettings, order: OrderRow): OrderSummary {
   return {
+    productName: settings.store.published().content.product.name,
     id: order.id,
     sessionId: order.session_id,
     email: order.email,
@@ -90,19 +91,19 @@ function linkEmail(
   kind: 'receipt' | 'new-link',
 ): MailMessage {
   const { product, publicUrl } = settings;
+  const content = settings.store.published().content;
   const input = {
     name: order.name,
+    productName: content.product.name,
     url: `${publicUrl}${downloadPath(link.token)}`,
     expiresAt: link.expiresAt,
     downloadLimit: product.downloadLimit,
   };
-  const content = settings.store.published().content;
   const email =
     kind === 'receipt'
       ? receiptEmail({
           ...input,
           ...content.receipt,
-          productName: content.product.name,
           amount: order.amount_total,
           currency: order.currency,
           paidAt: order.paid_at ?? new Date(),
@@ -138,7 +139,7 @@ async function fulfil(
   const expiresAt = new Date(now.getTime() + settings.product.linkHours * 3_600_000);
   const emails = [
     linkEmail(settings, paid, { token, expiresAt }, 'receipt'),
-    toOwner(settings, paidOrderEmail(summary(paid))),
+    toOwner(settings, paidOrderEmail(summary(settings, paid))),
   ];
   return db
     .with('link', (db) => db.insertInto('download_links').values(row))
@@ -228,7 +229,7 @@ export async function applySession(
   await queueDelivery(
     db,
     source(order),
-    toOwner(settings, reviewOrderEmail(summary(updated), problem)),
+    toOwner(settings, reviewOrderEmail(summary(settings, updated), problem)),
   );
   return { order: updated, queued: true };
 }
@@ -267,7 +268,11 @@ export async function closeForPayment(
   if (!order) return { order: undefined, queued: false };
   await revokeLinks(db, [order.id]);
   if (status !== 'disputed') return { order, queued: false };
-  await queueDelivery(db, source(order), toOwner(settings, disputedOrderEmail(summary(order))));
+  await queueDelivery(
+    db,
+    source(order),
+    toOwner(settings, disputedOrderEmail(summary(settings, order))),
+  );
   return { order, queued: true };
 }
 

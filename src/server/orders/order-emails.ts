@@ -1,10 +1,7 @@
 import { formatMoney } from '../../shared/money';
-import { product } from '../../shared/product';
 import { formatDate, page, table, textBody, type Row } from '../mail/email-layout';
 import { escapeHtml } from '../mail/escape-html';
 import type { Notification } from '../forms/notification-emails';
-
-const brand = product.name;
 
 /** An amount Stripe reported, as people write it: "$27.00", or "unknown" without one. */
 export function paidAmount(amount: number | null, currency: string | null): string {
@@ -13,6 +10,8 @@ export function paidAmount(amount: number | null, currency: string | null): stri
 
 export type LinkEmailInput = {
   name: string | null;
+  /** As the live store content names it. */
+  productName: string;
   url: string;
   expiresAt: Date;
   downloadLimit: number;
@@ -46,7 +45,7 @@ function buyerEmail(
     subject,
     html: page(
       `<p>${escapeHtml(greeting(input.name))}</p><p>${escapeHtml(lines.intro)}</p>` +
-        button(input.url, `Download the ${brand}`) +
+        button(input.url, `Download the ${input.productName}`) +
         `<p style="color:#4a5650">${escapeHtml(terms)}</p>` +
         (rows.length ? table(rows) : '') +
         `<p style="color:#4a5650;font-size:13px">If the button does not work, copy this address into your browser: ${escapeHtml(input.url)}</p>`,
@@ -72,8 +71,6 @@ export function receiptEmail(
     paidAt: Date;
     subject: string;
     intro: string;
-    /** As the live store content names it. */
-    productName: string;
   },
 ): Notification {
   return buyerEmail(input, input.subject, {
@@ -88,12 +85,14 @@ export function receiptEmail(
 
 /** A fresh link for a buyer who asked for one (or whom the owner sent one). */
 export function newLinkEmail(input: LinkEmailInput): Notification {
-  return buyerEmail(input, `Your new download link for the ${brand}`, {
-    intro: `Here is a new download link for your ${brand}. Links sent before keep working until they run out.`,
+  return buyerEmail(input, `Your new download link for the ${input.productName}`, {
+    intro: `Here is a new download link for your ${input.productName}. Links sent before keep working until they run out.`,
   });
 }
 
 export type OrderSummary = {
+  /** As the live store content names it: the owner's emails start with it. */
+  productName: string;
   id: number;
   sessionId: string;
   email: string;
@@ -111,9 +110,15 @@ function orderRows(order: OrderSummary): Row[] {
   ];
 }
 
-function ownerEmail(subject: string, heading: string, rows: Row[], footer: string): Notification {
+function ownerEmail(
+  order: OrderSummary,
+  subject: string,
+  heading: string,
+  rows: Row[],
+  footer: string,
+): Notification {
   return {
-    subject: `[${brand}] ${subject}`,
+    subject: `[${order.productName}] ${subject}`,
     html: page(
       `<h2>${escapeHtml(heading)}</h2>${table(rows)}<p style="color:#4a5650">${escapeHtml(footer)}</p>`,
     ),
@@ -124,6 +129,7 @@ function ownerEmail(subject: string, heading: string, rows: Row[], footer: strin
 /** The owner's note of each paid order. */
 export function paidOrderEmail(order: OrderSummary): Notification {
   return ownerEmail(
+    order,
     `New order ${paidAmount(order.amount, order.currency)}`,
     'New paid order',
     orderRows(order),
@@ -134,6 +140,7 @@ export function paidOrderEmail(order: OrderSummary): Notification {
 /** A payment that does not match the product: nothing was sent to the buyer. */
 export function reviewOrderEmail(order: OrderSummary, reason: string): Notification {
   return ownerEmail(
+    order,
     'Payment held for review',
     'A payment is held for review',
     [...orderRows(order), ['Why', reason]],
@@ -144,6 +151,7 @@ export function reviewOrderEmail(order: OrderSummary, reason: string): Notificat
 /** A dispute (chargeback) closed the order's downloads; the owner has to answer it in Stripe. */
 export function disputedOrderEmail(order: OrderSummary): Notification {
   return ownerEmail(
+    order,
     'Payment disputed',
     'A buyer disputed a payment',
     orderRows(order),

@@ -81,7 +81,7 @@ describeEachDatabase('verified purchases', (use) => {
     expect(await events()).toEqual([]);
   });
 
-  it("a receipt says what the live store version's receipt texts and product name say", async () => {
+  it("a receipt and a new link say what the live store version's texts and product name say", async () => {
     const { app } = orderApp;
     const live = app.store.published().content;
     const receipt = { subject: 'Your calm starts here', intro: 'Welcome in! Day one awaits.' };
@@ -95,6 +95,27 @@ describeEachDatabase('verified purchases', (use) => {
       expect(sent.text).toContain('Welcome in! Day one awaits.');
       expect(sent.text).toContain('Product: Calm Month Kit');
       expect(sent.text).toContain('$27.00');
+      expect(sent.html).toContain('Download the Calm Month Kit</a>');
+      expect(sent.html).not.toContain('Soul Reset');
+      // Earlier tests' notes are in the sink too: this one is found by its product name.
+      const owner = await orderApp.sink.waitFor(
+        (mail) => mail.envelopeTo.includes(OWNER) && mail.subject.includes('Calm Month Kit'),
+      );
+      expect(owner.subject).toBe('[Calm Month Kit] New order $27.00');
+      const asked = await orderApp.app.inject({
+        method: 'POST',
+        url: '/api/orders/resend-link',
+        payload: { email: 'buyer@example.com' },
+        remoteAddress: freshIp(),
+      });
+      expect(asked.statusCode).toBe(202);
+      const fresh = await orderApp.sink.waitFor(
+        (mail) =>
+          mail.envelopeTo.includes('buyer@example.com') && mail.subject.includes('new download'),
+      );
+      expect(fresh.subject).toBe('Your new download link for the Calm Month Kit');
+      expect(fresh.text).toContain('Here is a new download link for your Calm Month Kit.');
+      expect(fresh.html).toContain('Download the Calm Month Kit</a>');
     } finally {
       await insertVersion(use().db, live, OWNER);
       await app.store.refresh();

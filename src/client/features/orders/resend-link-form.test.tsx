@@ -2,6 +2,9 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RESEND_LINK_PATH } from '../../../shared/orders/order-api';
 import { fakeApi, type FakeReply, type FakeRoute } from '../../../../tests/support/client/fake-api';
+import { publicConfigOf } from '../../../shared/public-config';
+import { publicConfigDefaults } from '../../../shared/public-config-defaults';
+import { PublicConfigProvider } from '../../routing/public-config';
 import { ResendLinkForm, resendLinkSent } from './resend-link-form';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -25,15 +28,38 @@ describe('resend link form', () => {
 
     send('  buyer@example.com ');
     expect(screen.getByRole('button', { name: 'Sending...' }).hasAttribute('disabled')).toBe(true);
-    expect((await screen.findByRole('status')).textContent).toContain(resendLinkSent);
-    expect(resendLinkSent).toBe(
+    expect((await screen.findByRole('status')).textContent).toContain(
+      resendLinkSent('Soul Reset Bundle'),
+    );
+    expect(resendLinkSent('Soul Reset Bundle')).toBe(
       'If that address bought the Soul Reset Bundle, a new download link is on its way. Please check your inbox (and spam folder).',
     );
 
     send('stranger@example.com');
-    expect((await screen.findByRole('status')).textContent).toContain(resendLinkSent);
+    expect((await screen.findByRole('status')).textContent).toContain(
+      resendLinkSent('Soul Reset Bundle'),
+    );
     expect(calls).toEqual([`POST ${RESEND_LINK_PATH}`, `POST ${RESEND_LINK_PATH}`]);
     expect(bodies).toEqual([{ email: 'buyer@example.com' }, { email: 'stranger@example.com' }]);
+  });
+
+  it('names the product as the published content does', async () => {
+    resendLink(() => ({ status: 202, body: { status: 'accepted' } }));
+    const store = publicConfigDefaults.store;
+    render(
+      <PublicConfigProvider
+        value={publicConfigOf(publicConfigDefaults, {
+          ...store,
+          product: { ...store.product, name: 'Calm Month Kit' },
+        })}
+      >
+        <ResendLinkForm />
+      </PublicConfigProvider>,
+    );
+    send('buyer@example.com');
+    expect((await screen.findByRole('status')).textContent).toContain(
+      'If that address bought the Calm Month Kit, a new download link is on its way.',
+    );
   });
 
   it('checks the address before sending it', async () => {
@@ -75,7 +101,7 @@ describe('resend link form', () => {
     send('buyer@example.com');
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain(text);
-    expect(alert.textContent).not.toContain(resendLinkSent);
+    expect(alert.textContent).not.toContain(resendLinkSent('Soul Reset Bundle'));
     expect(screen.getByRole('button', { name: 'Send new link' }).hasAttribute('disabled')).toBe(
       false,
     );

@@ -1,12 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { fieldLimits } from '../../../shared/forms/form-fields';
-import { product } from '../../../shared/product';
 import { Banner, Field } from '../../components/form-parts';
 import { formPrimaryButton } from '../../components/styles';
+import { useStoreContent } from '../../routing/public-config';
 import { requestNewLink } from './resend-link-request';
 
 /** The same words for every address, so the form never tells who bought the bundle. */
-export const resendLinkSent = `If that address bought the ${product.name}, a new download link is on its way. Please check your inbox (and spam folder).`;
+export function resendLinkSent(productName: string): string {
+  return `If that address bought the ${productName}, a new download link is on its way. Please check your inbox (and spam folder).`;
+}
 
 type State = { status: 'idle' | 'loading' | 'sent' } | { status: 'error'; message: string };
 
@@ -19,6 +21,7 @@ export function ResendLinkForm({
   className?: string;
 }) {
   const id = useId();
+  const { product } = useStoreContent();
   const [email, setEmail] = useState('');
   const [state, setState] = useState<State>({ status: 'idle' });
   const loading = state.status === 'loading';
@@ -60,7 +63,7 @@ export function ResendLinkForm({
         />
         {state.status === 'sent' ? (
           <Banner tone="success" title="Request received">
-            {resendLinkSent}
+            {resendLinkSent(product.name)}
           </Banner>
         ) : null}
         {state.status === 'error' ? (
