@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
+import type createSharp from 'sharp';
+import type { Metadata, OutputInfo, Sharp } from 'sharp';
 import { imageFormats, imageWidths, type ImageFormat } from '../../../shared/store/files-api';
 import { HttpError } from '../../http/errors';
 
@@ -20,11 +21,22 @@ export type EncodedVariant = {
 
 export type EncodedImage = { width: number; height: number; variants: EncodedVariant[] };
 
+/**
+ * sharp, loaded with the first image: libvips adds about 29 MB to the server's resident memory,
+ * and an idle server (or one whose owner never uploads) need not carry it.
+ */
+let loaded: Promise<typeof createSharp> | undefined;
+function sharpLibrary(): Promise<typeof createSharp> {
+  loaded ??= import('sharp').then((module) => module.default);
+  return loaded;
+}
+
 // Decoding fails on a truncated or damaged file instead of showing half an image.
 const inputOptions = { failOn: 'truncated', limitInputPixels: MAX_IMAGE_PIXELS } as const;
 
 /** Which decoder the bytes call for; undefined for anything the page must not take. */
 async function acceptedMetadata(bytes: Buffer): Promise<Metadata | undefined> {
+  const sharp = await sharpLibrary();
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, inputOptions).metadata();
@@ -74,6 +86,7 @@ function encoder(pipeline: Sharp, format: ImageFormat): Sharp {
  */
 export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
   if (bytes.length === 0) throw new HttpError(400, 'The image is empty: choose an image file.');
+  const sharp = await sharpLibrary();
   const metadata = await acceptedMetadata(bytes);
   if (!metadata) throw new HttpError(400, NOT_AN_IMAGE);
   const { width, height } = metadata.autoOrient ?? metadata;
