@@ -342,6 +342,7 @@ describe('formatResults for memory and start', () => {
         embedded: {
           peak_first_start_pss_mb: 140,
           idle_pss_mb: 110,
+          idle_30s_pss_mb: 95,
           app_peak_rss_mb: 150,
           app_idle_pss_mb: 70,
           processes_idle: 9,
@@ -356,7 +357,9 @@ describe('formatResults for memory and start', () => {
         },
       },
     });
-    expect(text).toMatch(/\| embedded \| 140 MB\s+\| 110 MB \| 150 MB \/ 70 MB\s+\| 9\s+\|/);
+    expect(text).toMatch(
+      /\| embedded \| 140 MB\s+\| 110 MB \| 95 MB\s+\| 150 MB \/ 70 MB\s+\| 9\s+\|/,
+    );
     expect(text).toMatch(/\| embedded \| 1800 ms\s+\| 700 ms\s+\| 90 MB\s+\| 900 ms\s+\|/);
   });
 });

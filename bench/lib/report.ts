@@ -131,12 +131,20 @@ export function formatResults(results: AnyRecord): string {
   if (results.memory) {
     parts.push(
       table(
-        'Memory (the app and every process of its database, PSS summed; peak sampled every 20 ms during a first start on a new data dir; idle = 10 s after it)',
-        ['db', 'peak, first start', 'idle', 'app alone: peak RSS / idle PSS', 'processes'],
+        'Memory (the app and every process of its database, PSS summed; peak sampled every 20 ms during a first start on a new data dir; idle = 10 s and 30 s after it)',
+        [
+          'db',
+          'peak, first start',
+          'idle',
+          'idle 30 s',
+          'app alone: peak RSS / idle PSS',
+          'processes',
+        ],
         Object.entries(results.memory as AnyRecord).map(([db, r]) => [
           db,
           `${r.peak_first_start_pss_mb} MB`,
           `${r.idle_pss_mb} MB`,
+          `${r.idle_30s_pss_mb} MB`,
           `${r.app_peak_rss_mb} MB / ${r.app_idle_pss_mb} MB`,
           r.processes_idle,
         ]),
