@@ -49,11 +49,6 @@ async function buildServer() {
     sourcemap: true,
     logLevel: 'warning',
   });
-  // Beside the chunks that start it: see WORKER_FILE in src/server/web/render-thread.ts.
-  await cp(
-    path.join(root, 'src/server/web/render-worker.mjs'),
-    path.join(root, 'dist/server/render-worker.mjs'),
-  );
   await mkdir(path.join(root, 'dist/server/migrations'), { recursive: true });
   await cp(path.join(root, 'src/server/db/migrations'), path.join(root, 'dist/server/migrations'), {
     recursive: true,

@@ -2,17 +2,28 @@ import fp from 'fastify-plugin';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { publicConfigOf } from '../../shared/public-config';
 import type { StoreContent } from '../../shared/store/store-content';
 import { contentMedia } from '../store/files/content-files';
-import { renderIndexPage } from './index-page';
-import { renderThread } from './render-thread';
+import { renderIndexPage, type RenderRoute } from './index-page';
 
 /** The render bundle's entry, beside the built site: dist/render next to dist/client. */
 export const RENDER_ENTRY = 'entry-prerender.js';
 
 export function rendererFile(clientDir: string): string {
   return path.join(clientDir, '..', 'render', RENDER_ENTRY);
+}
+
+/**
+ * The public routes' renderer the build makes of src/client/entry-prerender.tsx (the same
+ * React components the browser hydrates), or undefined for a site built without it.
+ */
+export async function loadRenderer(clientDir: string): Promise<RenderRoute | undefined> {
+  const file = rendererFile(clientDir);
+  if (!existsSync(file)) return undefined;
+  const module = (await import(pathToFileURL(file).href)) as { renderRoute: RenderRoute };
+  return module.renderRoute;
 }
 
 /** The site's page as this instance serves it, rendered from any store content. */
@@ -42,11 +53,13 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
       app.decorate('pages', undefined);
       return;
     }
-    const html = await readFile(indexFile, 'utf8');
-    const renderer = rendererFile(clientDir);
-    const thread = existsSync(renderer) ? renderThread(renderer) : undefined;
-    if (!thread) app.log.warn('The site was built without its page renderer: run npm run build.');
-    app.addHook('onClose', async () => thread?.close());
+    const [html, renderRoute] = await Promise.all([
+      readFile(indexFile, 'utf8'),
+      loadRenderer(clientDir),
+    ]);
+    if (!renderRoute) {
+      app.log.warn('The site was built without its page renderer: run npm run build.');
+    }
     const settings = {
       downloadUrl: app.config.downloadUrl,
       verifiedPurchases: app.config.stripe !== undefined,
@@ -58,7 +71,7 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
         return renderIndexPage(
           html,
           publicConfigOf(settings, store, media),
-          thread?.renderRoute,
+          renderRoute,
           year,
           app.config.publicUrl,
         );
