@@ -81,6 +81,17 @@ async function setInDraft(db: Kysely<Database>, path: string[], value: unknown) 
     where id = 1`.execute(db);
 }
 
+/** A cleanup started now, once it has been seen waiting (for the draft's lock) for 300 ms. */
+async function cleanupWaiting(db: Kysely<Database>): Promise<{ deleted: Promise<string[]> }> {
+  const cleanup = db.transaction().execute(deleteUnusedFiles);
+  const first = await Promise.race([
+    cleanup.then(() => 'cleanup'),
+    new Promise((resolve) => setTimeout(resolve, 300, 'waiting')),
+  ]);
+  expect(first).toBe('waiting');
+  return { deleted: cleanup };
+}
+
 describeEachDatabase('unused uploads', (use) => {
   it('deletes old files nothing uses, with their chunks and variants, and keeps the rest', async () => {
     const { db } = use();
@@ -134,13 +145,8 @@ describeEachDatabase('unused uploads', (use) => {
     let cleanup: Promise<string[]> | undefined;
     await db.transaction().execute(async (save) => {
       await setInDraft(save, ['hero'], { image: { file, alt: '' } });
-      cleanup = db.transaction().execute(deleteUnusedFiles);
       // The cleanup waits for the draft's lock while the save is open.
-      const first = await Promise.race([
-        cleanup.then(() => 'cleanup'),
-        new Promise((resolve) => setTimeout(resolve, 300, 'waiting')),
-      ]);
-      expect(first).toBe('waiting');
+      cleanup = (await cleanupWaiting(db)).deleted;
     });
     expect(await cleanup).not.toContain(file);
     expect((await storedIds(db)).get(file)).toBe(2);
@@ -157,12 +163,7 @@ describeEachDatabase('unused uploads', (use) => {
         select version + 1, jsonb_set(content, '{product,file}', ${JSON.stringify(file)}::jsonb),
           'owner@example.com'
         from store_versions order by version desc limit 1`.execute(publish);
-      cleanup = db.transaction().execute(deleteUnusedFiles);
-      const first = await Promise.race([
-        cleanup.then(() => 'cleanup'),
-        new Promise((resolve) => setTimeout(resolve, 300, 'waiting')),
-      ]);
-      expect(first).toBe('waiting');
+      cleanup = (await cleanupWaiting(db)).deleted;
     });
     expect(await cleanup).not.toContain(file);
     expect((await storedIds(db)).get(file)).toBe(2);
