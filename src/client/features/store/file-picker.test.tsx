@@ -1,7 +1,7 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { StoreFileSummary, UploadedFile } from '../../../shared/store/files-api';
+import { renderControlled } from '../../../../tests/support/client/controlled';
 import { fakeUpload } from '../../../../tests/support/client/fake-upload';
 import { FilePicker } from './file-picker';
 
@@ -11,10 +11,9 @@ const storedFiles: Record<string, StoreFileSummary> = {
 
 function renderPicker(initial: string | null, options: { error?: string } = {}) {
   const fake = fakeUpload();
-  const onChange = vi.fn<(id: string | null, uploaded?: UploadedFile) => void>();
-  function Page() {
-    const [value, setValue] = useState(initial);
-    return (
+  const { onChange, unmount } = renderControlled<string | null, [UploadedFile?]>(
+    initial,
+    (value, onChange) => (
       <FilePicker
         label="The bundle's file"
         kind="product"
@@ -23,15 +22,11 @@ function renderPicker(initial: string | null, options: { error?: string } = {}) 
         upload={fake.upload}
         hint="What buyers download."
         {...options}
-        onChange={(...args) => {
-          onChange(...args);
-          setValue(args[0]);
-        }}
+        onChange={onChange}
       />
-    );
-  }
-  const view = render(<Page />);
-  return { ...fake, onChange, unmount: view.unmount };
+    ),
+  );
+  return { ...fake, onChange, unmount };
 }
 
 const fileInput = () => screen.getByLabelText(/Upload a new file…/);

@@ -1,35 +1,30 @@
 import { FileText } from 'lucide-react';
-import { useId, useRef, useState, type ReactNode } from 'react';
-import type { StoreFileSummary, UploadedFile } from '../../../shared/store/files-api';
+import { useId, useRef, type ReactNode } from 'react';
+import type { UploadedFile } from '../../../shared/store/files-api';
 import { formatFileSize } from './format-file-size';
-import { FileButton, UploadError, UploadProgress } from './upload-parts';
-import { uploadStoreFile, type UploadStoreFile } from './upload-store-file';
+import {
+  FileButton,
+  PickerFrame,
+  UploadError,
+  UploadProgress,
+  type PickerProps,
+} from './upload-parts';
+import { uploadStoreFile } from './upload-store-file';
 import { useStoreUpload } from './use-store-upload';
 
-export type FilePickerProps = {
-  label: string;
+export type FilePickerProps = PickerProps & {
   kind: 'product' | 'guide';
   /** The upload's id the content names; null: the file the server's settings name. */
   value: string | null;
-  /** The uploads the store names, by id (StoreState.files and this visit's uploads). */
-  files: Record<string, StoreFileSummary>;
   /** A new file was uploaded: its id, and the server's answer (to add to `files`). */
   onChange(id: string | null, uploaded?: UploadedFile): void;
   hint?: ReactNode;
-  /** The form's error for this field. */
-  error?: string;
-  upload?: UploadStoreFile;
 };
 
 /**
  * The product's or the guide's file: which one the content names (its name and size), and
  * "Upload a new file…" with its progress and Cancel. A refused upload leaves the file as it
  * was; visitors get a new one only once the store is published.
- *
- * For end-to-end tests: the file input is reachable by its label (Playwright's
- * `getByLabel(/Replace image|Choose image…|Upload a new file…/).setInputFiles(…)`), and the
- * group (`getByRole('group', { name: label })`) carries `data-upload` = idle | uploading |
- * failed.
  */
 export function FilePicker({
   label,
@@ -43,17 +38,13 @@ export function FilePicker({
 }: FilePickerProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const { state, start, cancel } = useStoreUpload(kind, upload);
-  const [justUploaded, setJustUploaded] = useState<UploadedFile>();
+  const { state, start, cancel, summaryOf } = useStoreUpload(kind, upload);
   const uploadError = state.status === 'failed' ? state.message : undefined;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const describedBy = [hintId, (uploadError || error) && errorId].filter(Boolean).join(' ');
 
-  const summary =
-    value === null
-      ? undefined
-      : (files[value] ?? (justUploaded?.id === value ? justUploaded : undefined));
+  const summary = value === null ? undefined : summaryOf(value, files);
   const current =
     value === null
       ? `The file set on the server (${kind === 'product' ? 'BUNDLE_FILE' : 'GUIDE_URL'})`
@@ -62,11 +53,7 @@ export function FilePicker({
         : 'An uploaded file no longer stored: upload it again.';
 
   return (
-    <fieldset
-      className="min-w-0 rounded-xl border border-sand-200 bg-sand-50/60 p-4"
-      data-upload={state.status}
-    >
-      <legend className="float-left text-sm font-semibold text-sage-800">{label}</legend>
+    <PickerFrame label={label} state={state}>
       <div className="clear-both grid gap-3 pt-3">
         <p className="flex min-w-0 items-start gap-2 text-sm text-ink">
           <FileText aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-ink-muted" />
@@ -87,12 +74,7 @@ export function FilePicker({
             inputRef={input}
             describedBy={describedBy}
             invalid={Boolean(error)}
-            onFile={(file) =>
-              start(file, (uploaded) => {
-                setJustUploaded(uploaded);
-                onChange(uploaded.id, uploaded);
-              })
-            }
+            onFile={(file) => start(file, (uploaded) => onChange(uploaded.id, uploaded))}
           >
             Upload a new file…<span className="sr-only"> ({label})</span>
           </FileButton>
@@ -103,6 +85,6 @@ export function FilePicker({
         </div>
         <UploadError id={errorId} messages={[uploadError, error]} />
       </div>
-    </fieldset>
+    </PickerFrame>
   );
 }

@@ -1,8 +1,8 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import type { StoreFileSummary, UploadedFile } from '../../../shared/store/files-api';
 import type { StoreImage } from '../../../shared/store/store-content';
+import { renderControlled } from '../../../../tests/support/client/controlled';
 import { fakeUpload } from '../../../../tests/support/client/fake-upload';
 import { builtInImages } from '../../images/built-in-images';
 import { ImagePicker } from './image-picker';
@@ -34,24 +34,19 @@ function renderPicker(
   lateAnswers = false,
 ) {
   const fake = fakeUpload({ lateAnswers });
-  const onChange = vi.fn<(value: StoreImage | null, uploaded?: UploadedFile) => void>();
-  function Page() {
-    const [value, setValue] = useState(initial);
-    return (
+  const { onChange } = renderControlled<StoreImage | null, [UploadedFile?]>(
+    initial,
+    (value, onChange) => (
       <ImagePicker
         label="Hero image"
         value={value}
         files={storedFiles}
         upload={fake.upload}
         {...options}
-        onChange={(...args) => {
-          onChange(...args);
-          setValue(args[0]);
-        }}
+        onChange={onChange}
       />
-    );
-  }
-  render(<Page />);
+    ),
+  );
   return { ...fake, onChange };
 }
 

@@ -1,16 +1,17 @@
 import { ImageIcon } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { adminFormInput, adminLabel, adminSecondaryButton } from '../../components/admin-styles';
-import {
-  fileSummary,
-  type ImageVariant,
-  type StoreFileSummary,
-  type UploadedFile,
-} from '../../../shared/store/files-api';
+import type { ImageVariant, StoreFileSummary, UploadedFile } from '../../../shared/store/files-api';
 import type { StoreImage } from '../../../shared/store/store-content';
 import { builtInImages } from '../../images/built-in-images';
-import { FileButton, UploadError, UploadProgress } from './upload-parts';
-import { uploadStoreFile, type UploadStoreFile } from './upload-store-file';
+import {
+  FileButton,
+  PickerFrame,
+  UploadError,
+  UploadProgress,
+  type PickerProps,
+} from './upload-parts';
+import { uploadStoreFile } from './upload-store-file';
 import { useStoreUpload } from './use-store-upload';
 
 /** What the server takes as an image (it checks the bytes too). */
@@ -21,13 +22,10 @@ const BUILTIN = 'builtin:';
 /** What the thumbnail shows: an address and the image's proportions, if there is one. */
 function thumbnailOf(
   image: StoreImage,
-  files: Record<string, StoreFileSummary>,
-  justUploaded: UploadedFile | undefined,
+  summary: StoreFileSummary | undefined,
 ): { src: string; width: number; height: number } | undefined {
   if (image.file.startsWith(BUILTIN)) return builtInImages[image.file.slice(BUILTIN.length)];
-  const media =
-    files[image.file]?.image ??
-    (justUploaded?.id === image.file ? fileSummary(justUploaded).image : undefined);
+  const media = summary?.image;
   if (!media) return undefined;
   // The narrowest JPEG: every browser shows it, and it is the lightest.
   const smallest = media.variants
@@ -37,35 +35,24 @@ function thumbnailOf(
 }
 
 /** Where the current image comes from, in words. */
-function sourceOf(image: StoreImage, files: Record<string, StoreFileSummary>, found: boolean) {
+function sourceOf(image: StoreImage, summary: StoreFileSummary | undefined, found: boolean) {
   if (image.file.startsWith(BUILTIN)) return 'An image the site was built with';
   if (!found) return 'This image is no longer stored: choose another one.';
-  return files[image.file]?.name;
+  return summary?.name;
 }
 
-export type ImagePickerProps = {
-  label: string;
+export type ImagePickerProps = PickerProps & {
   value: StoreImage | null;
-  /** The uploads the store names, by id (StoreState.files and this visit's uploads). */
-  files: Record<string, StoreFileSummary>;
   /** A new value: an upload's (with the server's answer, to add to `files`), new alt text, or null. */
   onChange(value: StoreImage | null, uploaded?: UploadedFile): void;
   /** May be removed (the field then holds null). */
   optional?: boolean;
-  /** The form's error for this field. */
-  error?: string;
-  upload?: UploadStoreFile;
 };
 
 /**
  * An image of the store content: a thumbnail of the current one, "Choose image…" or
  * "Replace image" (an upload with its progress and Cancel; the old image stays until the new
  * one is stored), the description screen readers read, and "Remove image" when optional.
- *
- * For end-to-end tests: the file input is reachable by its label (Playwright's
- * `getByLabel(/Replace image|Choose image…|Upload a new file…/).setInputFiles(…)`), and the
- * group (`getByRole('group', { name: label })`) carries `data-upload` = idle | uploading |
- * failed.
  */
 export function ImagePicker({
   label,
@@ -78,24 +65,20 @@ export function ImagePicker({
 }: ImagePickerProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const { state, start, cancel, clearError } = useStoreUpload('image', upload);
-  const [justUploaded, setJustUploaded] = useState<UploadedFile>();
+  const { state, start, cancel, clearError, summaryOf } = useStoreUpload('image', upload);
   // The alt text typed while the upload ran is kept with the new image.
   const latest = useRef(value);
   useEffect(() => {
     latest.current = value;
   }, [value]);
-  const thumbnail = value ? thumbnailOf(value, files, justUploaded) : undefined;
+  const summary = value ? summaryOf(value.file, files) : undefined;
+  const thumbnail = value ? thumbnailOf(value, summary) : undefined;
   const uploadError = state.status === 'failed' ? state.message : undefined;
   const errorId = `${id}-error`;
   const altHintId = `${id}-alt-hint`;
 
   return (
-    <fieldset
-      className="min-w-0 rounded-xl border border-sand-200 bg-sand-50/60 p-4"
-      data-upload={state.status}
-    >
-      <legend className="float-left text-sm font-semibold text-sage-800">{label}</legend>
+    <PickerFrame label={label} state={state}>
       <div className="clear-both flex flex-wrap items-start gap-4 pt-3">
         <div className="flex size-24 shrink-0 items-center justify-center overflow-hidden rounded-lg border border-sand-200 bg-white">
           {thumbnail ? (
@@ -112,7 +95,7 @@ export function ImagePicker({
         </div>
         <div className="grid min-w-0 flex-1 basis-52 gap-3">
           <p className="text-sm break-words text-ink-muted">
-            {value ? sourceOf(value, files, Boolean(thumbnail)) : 'No image'}
+            {value ? sourceOf(value, summary, Boolean(thumbnail)) : 'No image'}
           </p>
           {state.status === 'uploading' ? (
             <UploadProgress
@@ -131,10 +114,9 @@ export function ImagePicker({
               describedBy={uploadError || error ? errorId : undefined}
               invalid={Boolean(error)}
               onFile={(file) =>
-                start(file, (uploaded) => {
-                  setJustUploaded(uploaded);
-                  onChange({ file: uploaded.id, alt: latest.current?.alt ?? '' }, uploaded);
-                })
+                start(file, (uploaded) =>
+                  onChange({ file: uploaded.id, alt: latest.current?.alt ?? '' }, uploaded),
+                )
               }
             >
               {value ? 'Replace image' : 'Choose image…'}
@@ -176,6 +158,6 @@ export function ImagePicker({
           </p>
         </div>
       )}
-    </fieldset>
+    </PickerFrame>
   );
 }

@@ -1,7 +1,45 @@
 import type { ReactNode, Ref } from 'react';
 import { adminSecondaryButton } from '../../components/admin-styles';
 import { Spinner } from '../../components/spinner';
+import type { StoreFileSummary } from '../../../shared/store/files-api';
+import type { UploadStoreFile } from './upload-store-file';
 import type { UploadState } from './use-store-upload';
+
+/** What every picker of an uploaded file takes besides its value. */
+export type PickerProps = {
+  label: string;
+  /** The uploads the store names, by id (StoreState.files and this visit's uploads). */
+  files: Record<string, StoreFileSummary>;
+  /** The form's error for this field. */
+  error?: string;
+  upload?: UploadStoreFile;
+};
+
+/**
+ * A picker's box, named by its legend. For end-to-end tests: the file input inside is
+ * reachable by its label (Playwright's `getByLabel(/Replace image|Choose image…|Upload a new
+ * file…/).setInputFiles(…)`), and the group (`getByRole('group', { name: label })`) carries
+ * `data-upload` = idle | uploading | failed.
+ */
+export function PickerFrame({
+  label,
+  state,
+  children,
+}: {
+  label: string;
+  state: UploadState;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset
+      className="min-w-0 rounded-xl border border-sand-200 bg-sand-50/60 p-4"
+      data-upload={state.status}
+    >
+      <legend className="float-left text-sm font-semibold text-sage-800">{label}</legend>
+      {children}
+    </fieldset>
+  );
+}
 
 /**
  * A file input that looks like the admin's secondary button: the input itself stays in the

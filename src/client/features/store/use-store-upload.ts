@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { StoreFileKind, UploadedFile } from '../../../shared/store/files-api';
+import {
+  fileSummary,
+  type StoreFileKind,
+  type StoreFileSummary,
+  type UploadedFile,
+} from '../../../shared/store/files-api';
 import { UploadCancelled, uploadStoreFile, type UploadStoreFile } from './upload-store-file';
 
 export type UploadState =
@@ -8,11 +13,14 @@ export type UploadState =
   | { status: 'failed'; message: string };
 
 /**
- * One picker's upload: its progress, the server's message when refused, cancel. Choosing
- * another file while one is uploading replaces it; leaving the page stops it.
+ * One picker's upload: its progress, the server's message when refused, cancel, and the
+ * summary of a file by id (the store's, or this picker's latest upload before the store's
+ * list has it). Choosing another file while one is uploading replaces it; leaving the page
+ * stops it.
  */
 export function useStoreUpload(kind: StoreFileKind, upload: UploadStoreFile = uploadStoreFile) {
   const [state, setState] = useState<UploadState>({ status: 'idle' });
+  const [latest, setLatest] = useState<UploadedFile>();
   const current = useRef<{ abort(): void } | null>(null);
 
   useEffect(() => () => current.current?.abort(), []);
@@ -34,6 +42,7 @@ export function useStoreUpload(kind: StoreFileKind, upload: UploadStoreFile = up
           if (!isCurrent()) return;
           current.current = null;
           setState({ status: 'idle' });
+          setLatest(uploaded);
           onUploaded(uploaded);
         },
         (error: unknown) => {
@@ -58,5 +67,8 @@ export function useStoreUpload(kind: StoreFileKind, upload: UploadStoreFile = up
 
   const clearError = useCallback(() => setState({ status: 'idle' }), []);
 
-  return { state, start, cancel, clearError };
+  const summaryOf = (id: string, files: Record<string, StoreFileSummary>) =>
+    files[id] ?? (latest?.id === id ? fileSummary(latest) : undefined);
+
+  return { state, start, cancel, clearError, summaryOf };
 }
