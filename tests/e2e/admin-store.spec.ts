@@ -25,6 +25,10 @@ const field = (page: Page, label: string) => page.getByLabel(label, { exact: tru
 async function shoot(page: Page, dir: string, name: string) {
   for (const width of [375, 1280]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+    // The page reflows at the new width: two frames so the capture shows it painted.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     await page.screenshot({ path: `${dir}/store-${name}-${width}.png`, fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
   }
