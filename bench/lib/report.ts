@@ -6,7 +6,7 @@ function table(title: string, header: string[], rows: Row[]): string {
   const line = (row: string[]) =>
     `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
   return [
-    `\n${title}`,
+    `\n${title}\n`,
     line(cells[0]!),
     `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`,
     ...cells.slice(1).map(line),
@@ -49,15 +49,24 @@ function pageTable(page: AnyRecord): string {
       ['page', 'scores (median)', 'scores (min)', 'LCP', 'LCP / floor', 'FCP', 'TBT', 'CLS max'],
       rows,
     ),
-    ...summary,
+    '',
+    ...summary.map((line) => `- ${line}`),
   ].join('\n');
 }
 
 /** The results as Markdown tables, each figure next to its target. */
 export function formatResults(results: AnyRecord): string {
-  const parts: string[] = [];
+  return resultSections(results)
+    .map((section) => section.text)
+    .join('\n');
+}
+
+/** Each part's tables, in the bench's order, under the part's name. */
+export function resultSections(results: AnyRecord): { part: string; text: string }[] {
+  const sections: { part: string; text: string }[] = [];
+  const add = (part: string, text: string) => sections.push({ part, text });
   const { page, submit, admin, start } = results;
-  if (page) parts.push(pageTable(page));
+  if (page) add('page', pageTable(page));
   if (submit) {
     const rows: Row[] = [];
     for (const [db, r] of Object.entries(submit as AnyRecord)) {
@@ -82,7 +91,8 @@ export function formatResults(results: AnyRecord): string {
         ]);
       }
     }
-    parts.push(
+    add(
+      'submit',
       table(
         'Submit (order form, 10 s, 50 connections; bare = the same 3 SQL statements only; mail server answering at once or 150 ms late; drain = until every email arrived)',
         [
@@ -119,7 +129,8 @@ export function formatResults(results: AnyRecord): string {
         ]);
       }
     }
-    parts.push(
+    add(
+      'admin',
       table(
         `Admin list (form_submissions, signed in, 200 sequential requests per page; target: p95 at 1,000,000 rows ≤ 2× p95 at 10,000)`,
         ['db', 'rows', 'p50', 'p95', 'page 0 p50 / p95', 'middle page p50 / p95'],
@@ -127,9 +138,10 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
-  if (results.admin_search) parts.push(adminSearchTable(results.admin_search));
+  if (results.admin_search) add('admin-search', adminSearchTable(results.admin_search));
   if (results.memory) {
-    parts.push(
+    add(
+      'memory',
       table(
         'Memory (the app and every process of its database, PSS summed; peak sampled every 20 ms during a first start on a new data dir; idle = 10 s and 30 s after it)',
         [
@@ -152,7 +164,8 @@ export function formatResults(results: AnyRecord): string {
     );
   }
   if (start) {
-    parts.push(
+    add(
+      'start',
       table(
         'Start (process start to /readyz OK; RSS of the app 5 s after start; after kill = ready again after a kill -9 under submissions)',
         ['db', 'ready, new', 'ready, existing', 'idle RSS', 'ready, after kill'],
@@ -168,7 +181,8 @@ export function formatResults(results: AnyRecord): string {
   }
   if (results.backup) {
     const run = (r: AnyRecord | undefined) => (r ? `${r.seconds} s, ${r.peak_rss_mb} MB` : '');
-    parts.push(
+    add(
+      'backup',
       table(
         'Backup and restore (npm run db:backup / db:restore, own process; time, peak RSS; floor = the same process opening the database only)',
         ['db', 'rows', 'floor', 'backup', 'file', 'restore', 'pg_dump -Fc', 'pg_restore'],
@@ -185,9 +199,10 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
-  if (results.orders) parts.push(ordersTables(results.orders));
+  if (results.orders) add('orders', ordersTables(results.orders));
   if (results.events) {
-    parts.push(
+    add(
+      'events',
       table(
         "Insight events (sendBeacon page views from 5,000 addresses, 10 s, 50 connections; bare = the submit bench's 3 SQL statements; checked = events stored of those answered 204)",
         [
@@ -219,9 +234,9 @@ export function formatResults(results: AnyRecord): string {
       ),
     );
   }
-  if (results.balancer) parts.push(balancerTable(results.balancer));
-  if (results.store) parts.push(storeTable(results.store));
-  return parts.join('\n');
+  if (results.balancer) add('balancer', balancerTable(results.balancer));
+  if (results.store) add('store', storeTable(results.store));
+  return sections;
 }
 
 /** Publishing, product downloads and image uploads, each against its goal. */
