@@ -33,6 +33,7 @@ import { mailQueuePlugin } from './mail/mail-queue-plugin';
 import { adminOrderRoutes } from './orders/admin-order-routes';
 import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
+import { periodicTasks } from './periodic-tasks';
 import { periodicPlugin } from './periodic/periodic-plugin';
 import { storePlugin } from './store/store-plugin';
 import { fileRoutes } from './store/files/file-routes';
@@ -127,7 +128,7 @@ export const app = fp<AppOptions>(
 
     await instance.register(mailPlugin);
     await instance.register(mailQueuePlugin);
-    await instance.register(periodicPlugin);
+    await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);
     await instance.register(pagesPlugin, { clientDir });
 

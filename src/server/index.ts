@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { startBanner } from './banner';
 import { loadConfig } from './config/load-config';
+import { importPGliteIfPresent } from './backup/import-pglite';
 import { databaseOptions, openDatabase } from './db/database';
 import { describeStartupError } from './startup-errors';
 import { stopOnSignals } from './stop-signals';
@@ -13,7 +14,7 @@ async function main() {
   try {
     config = loadConfig();
     // The database starts while the app's modules load (a separate chunk of the bundle).
-    const database = openDatabase(databaseOptions(config));
+    const database = openDatabase(databaseOptions(config, importPGliteIfPresent));
     // Its failure (say, the data directory in use) is reported below once startServer awaits
     // it; until then it must not count as an unhandled rejection, which would end the process.
     database.catch(() => undefined);

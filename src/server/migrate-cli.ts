@@ -1,4 +1,5 @@
 import { loadConfig } from './config/load-config';
+import { importPGliteIfPresent } from './backup/import-pglite';
 import { databaseOptions, openDatabase } from './db/database';
 import { migrate } from './db/migrate';
 import { describeStartupError } from './startup-errors';
@@ -6,7 +7,7 @@ import { describeStartupError } from './startup-errors';
 let config;
 try {
   config = loadConfig();
-  const database = await openDatabase(databaseOptions(config));
+  const database = await openDatabase(databaseOptions(config, importPGliteIfPresent));
   try {
     const applied = await migrate(database.db);
     console.log(

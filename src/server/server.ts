@@ -5,9 +5,10 @@ import { loadTableConfigurations } from './admin/tables/table-configurations';
 import { buildApp, tableConfigurationsDir } from './app';
 import { ensureAuthSecret } from './config/auth-secret';
 import type { Config } from './config/load-config';
+import { importPGliteIfPresent } from './backup/import-pglite';
 import { databaseOptions, openDatabase, type AppDatabase } from './db/database';
 import { migrate } from './db/migrate';
-import { IN_FLIGHT_MS } from './stop-signals';
+import { IN_FLIGHT_MS } from './in-flight';
 
 export type RunningServer = {
   app: FastifyInstance;
@@ -38,7 +39,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   // The database starts (the embedded one takes a moment) while the rest is read.
   const [opened, prepared] = await Promise.allSettled([
-    options.database ?? openDatabase(databaseOptions(config)),
+    options.database ?? openDatabase(databaseOptions(config, importPGliteIfPresent)),
     Promise.all([
       ensureAuthSecret(config),
       options.tables ?? loadTableConfigurations(tableConfigurationsDir),

@@ -1,8 +1,8 @@
+import { IN_FLIGHT_MS } from './in-flight';
 // Types only from ./server: src/server/index.ts loads the server as a chunk of its own.
 import type { RunningServer } from './server';
 
-/** The longest a request in flight may keep a stopping instance up before it is cut. */
-export const IN_FLIGHT_MS = 10_000;
+export { IN_FLIGHT_MS };
 
 /**
  * Beyond the drain and the in-flight bound: the mail worker's sends in flight (at most

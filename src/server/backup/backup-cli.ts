@@ -15,6 +15,7 @@ import {
 import { EmbeddedPostgresError } from '../db/embedded-postgres';
 import { isDatabaseUnavailable } from '../http/errors';
 import { BackupFileError, RestoreRefusedError, backupFileName } from './backup-format';
+import { importPGliteIfPresent } from './import-pglite';
 import { loadBackup } from './load-backup';
 import { readBackupFile } from './read-backup-file';
 import { readSnapshot } from './read-snapshot';
@@ -88,7 +89,7 @@ async function run(command: Command, args: string[], config: Config): Promise<st
 
   if (command === 'backup') {
     const file = path.resolve(values.out ?? backupFileName(new Date()));
-    const source = await openDatabase(databaseOptions(config));
+    const source = await openDatabase(databaseOptions(config, importPGliteIfPresent));
     try {
       await reachable(source, configuredPlace(config));
       const result = await writeBackupFile(readSnapshot(source.db, source.kind), file);
@@ -102,7 +103,7 @@ async function run(command: Command, args: string[], config: Config): Promise<st
   if (command === 'restore') {
     if (!values.in) throw new UsageError('--in FILE is required.');
     const file = path.resolve(values.in);
-    const target = await openDatabase(databaseOptions(config));
+    const target = await openDatabase(databaseOptions(config, importPGliteIfPresent));
     try {
       await reachable(target, configuredPlace(config));
       const result = await loadBackup(target.db, readBackupFile(file));
@@ -121,7 +122,7 @@ async function run(command: Command, args: string[], config: Config): Promise<st
   const target = await openDatabase({ databaseUrl: to, poolSize: 1 });
   try {
     await reachable(target, describePostgresUrl(to));
-    const source = await openDatabase(databaseOptions(config));
+    const source = await openDatabase(databaseOptions(config, importPGliteIfPresent));
     try {
       await reachable(source, configuredPlace(config));
       const result = await loadBackup(target.db, readSnapshot(source.db, source.kind));

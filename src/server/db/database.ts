@@ -1,7 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import path from 'node:path';
-import { importPGliteIfPresent } from '../backup/import-pglite';
 import { lockDataDir } from './data-dir-lock';
 import { CLUSTER_DIR, startEmbeddedPostgres } from './embedded-postgres';
 import { INT8_OID, parseInt8 } from './int8';
@@ -26,6 +25,17 @@ export type AppDatabase = {
   close(): Promise<void>;
 };
 
+/**
+ * Runs on the embedded server's database once it has started, before anything else uses it:
+ * the commands that open DATA_DIR pass backup/import-pglite.ts's, which carries over the data
+ * an earlier version kept in PGlite (db/ sits below backup/ and does not import it).
+ */
+export type CarryOver = (
+  dataDir: string,
+  db: Kysely<Database>,
+  notify: (line: string) => void,
+) => Promise<void>;
+
 export type DatabaseOptions =
   | { databaseUrl: string; poolSize?: number }
   | {
@@ -33,15 +43,16 @@ export type DatabaseOptions =
       poolSize?: number;
       /** Lines the owner should read (an old server stopped, old data carried over). */
       notify?: (line: string) => void;
+      carryOver?: CarryOver;
     };
 
 const DEFAULT_POOL_SIZE = 10;
 
 /** DATABASE_URL, or the embedded server in DATA_DIR, which tells the owner what it did. */
-export function databaseOptions(config: Config): DatabaseOptions {
+export function databaseOptions(config: Config, carryOver: CarryOver): DatabaseOptions {
   return config.databaseUrl
     ? { databaseUrl: config.databaseUrl }
-    : { dataDir: config.dataDir, notify: (line) => console.log(line) };
+    : { dataDir: config.dataDir, notify: (line) => console.log(line), carryOver };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<AppDatabase> {
@@ -52,17 +63,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<AppDatabas
       label: `PostgreSQL at ${describePostgresUrl(options.databaseUrl)}`,
     });
   }
-  return openEmbedded(options.dataDir, poolSize, options.notify ?? (() => {}));
+  return openEmbedded(options.dataDir, poolSize, options.notify ?? (() => {}), options.carryOver);
 }
 
 /**
  * DATA_DIR is this process's alone (the lock): its server is started here, stopped when the
- * database is closed, and data an earlier version kept in PGlite is carried over first.
+ * database is closed, and `carryOver` runs before the database is handed out.
  */
 async function openEmbedded(
   dataDir: string,
   poolSize: number,
   notify: (line: string) => void,
+  carryOver: CarryOver | undefined,
 ): Promise<AppDatabase> {
   const lock = await lockDataDir(dataDir);
   const stopped: (() => Promise<void>)[] = [() => lock.release()];
@@ -83,7 +95,7 @@ async function openEmbedded(
       label: `embedded PostgreSQL 17 in ${path.join(dataDir, CLUSTER_DIR)}`,
     });
     stopped.push(() => database.close());
-    await importPGliteIfPresent(dataDir, database.db, notify);
+    await carryOver?.(dataDir, database.db, notify);
     let closing: Promise<void> | undefined;
     return { ...database, close: () => (closing ??= unwind()) };
   } catch (error) {

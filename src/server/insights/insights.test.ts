@@ -11,7 +11,7 @@ import { buildTestApp } from '../../../tests/support/test-app';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { utcDay } from '../../shared/utc-days';
 import { dailyVisitor } from './daily-visitor';
-import { periodicTasks } from '../periodic/periodic-plugin';
+import { periodicTasks } from '../periodic-tasks';
 import { runExclusively } from '../periodic/periodic-work';
 import { insightsRollup, rollUpInsights } from './insights-rollup';
 

@@ -15,7 +15,7 @@ import { firstIssue } from '../../shared/forms/form-schemas';
 import { HttpError } from '../http/errors';
 import { parsedOr400 } from '../http/input';
 import type { StripeSettings } from '../config/load-config';
-import { productToSend, sendProduct } from '../store/files/product-file';
+import { productToSend, sendProduct } from './product-file';
 import { checkBundleFile } from './bundle-file';
 import { checkoutRoute } from './checkout-route';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';

@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../../../tests/support/test-database';
 import type { StoreFileKind } from '../../../shared/store/files-api';
 import type { Database } from '../../db/schema';
-import { periodicTasks } from '../../periodic/periodic-plugin';
+import { periodicTasks } from '../../periodic-tasks';
 import { runExclusively } from '../../periodic/periodic-work';
 import { deleteUnusedFiles, unusedFilesCleanup } from './unused-files';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { HttpError } from '../../http/errors';
-import { sendBundle } from '../../orders/bundle-file';
-import { sendStoredFile, storedFile, type StoredFileInfo } from './stored-files';
+import { HttpError } from '../http/errors';
+import { sendBundle } from './bundle-file';
+import { sendStoredFile, storedFile, type StoredFileInfo } from '../store/files/stored-files';
 
 /** What a download link delivers: the published product file, else BUNDLE_FILE. */
 export type ProductToSend = { stored: StoredFileInfo } | { bundleFile: string };
