@@ -2,24 +2,34 @@ import { tableExportPath, tableQueryString, tableRowsPath } from '../../src/shar
 import type { TableQuery } from '../../src/shared/admin/table-api';
 import { startAdminBenchServer } from '../lib/admin-bench-server';
 import { postJson } from '../lib/sign-in';
+import { sizes } from '../lib/sizes';
 import { percentile, round } from '../lib/stats';
 
 const TABLE = 'form_submissions';
-const REQUESTS = 60;
-const WARM_UP = 10;
+/**
+ * The table's sizes (BENCH_ADMIN_SEARCH_ROWS overrides them), the rounds timed after the
+ * warm-up, and the number of the address searched for: it exists from that many rows on, and
+ * ten times it is above the largest size, so its local part alone matches one row too.
+ */
+const SIZES = {
+  full: { rows: [300_000, 1_000_000], requests: 60, warmUp: 10, number: 123_457 },
+  quick: { rows: [5_000], requests: 10, warmUp: 2, number: 1_234 },
+};
 /** A term only three rows have, never emailed, among a million generated submissions. */
 const RARE = 'Quillfeather';
 /** The generated addresses: bulk1@scale.test, bulk2@scale.test, … one domain, alike. */
 const ADDRESSES = { before: 'bulk', after: '@scale.test' };
-/** Searches timed against the plain page, each finding `matches` rows at any size from 123,457. */
-const SEARCHES = {
-  rare: { q: RARE.toLowerCase(), matches: 3 },
-  address: { q: 'bulk123457@scale.test', matches: 1 },
-  address_start: { q: 'bulk123457@scale', matches: 1 },
-  /** Without its "@" a start is a plain substring again, left to the trigram indexes. */
-  local_part: { q: 'bulk123457', matches: 1 },
-};
-type SearchName = keyof typeof SEARCHES;
+/** Searches timed against the plain page, each finding `matches` rows. */
+function searchesFor(number: number) {
+  return {
+    rare: { q: RARE.toLowerCase(), matches: 3 },
+    address: { q: `bulk${number}@scale.test`, matches: 1 },
+    address_start: { q: `bulk${number}@scale`, matches: 1 },
+    /** Without its "@" a start is a plain substring again, left to the trigram indexes. */
+    local_part: { q: `bulk${number}`, matches: 1 },
+  };
+}
+type SearchName = keyof ReturnType<typeof searchesFor>;
 
 export type AdminSearchResult = {
   rows: number;
@@ -45,12 +55,14 @@ export type AdminSearchResult = {
 export async function benchAdminSearch(
   root: string,
   dataDir: string,
-  sizes: number[],
   postgresAdminUrl?: string,
 ): Promise<AdminSearchResult[]> {
+  const { requests, warmUp, number, ...table } = sizes(SIZES);
+  const rowSizes = process.env.BENCH_ADMIN_SEARCH_ROWS?.split(',').map(Number) ?? table.rows;
+  const terms = searchesFor(number);
   const { server, cookie, close } = await startAdminBenchServer(root, dataDir, postgresAdminUrl);
   try {
-    await postJson(server.url, '/__bench/fill', { rows: sizes[0]! - 3, addresses: ADDRESSES });
+    await postJson(server.url, '/__bench/fill', { rows: rowSizes[0]! - 3, addresses: ADDRESSES });
     for (let i = 1; i <= 3; i += 1) {
       await postJson(
         server.url,
@@ -60,24 +72,25 @@ export async function benchAdminSearch(
       );
     }
     const results: AdminSearchResult[] = [];
-    for (const rows of sizes) {
+    for (const rows of rowSizes) {
       await postJson(server.url, '/__bench/fill', { rows, addresses: ADDRESSES });
-      const names = Object.keys(SEARCHES) as SearchName[];
-      const [plain, unsent, ...found] = (await timeLists(server.url, cookie, [
+      const names = Object.keys(terms) as SearchName[];
+      const rounds = { requests, warmUp };
+      const [plain, unsent, ...found] = (await timeLists(server.url, cookie, rounds, [
         { query: {}, expected: rows },
         { query: { filter: { email_sent: false } }, expected: 3 },
         ...names.map((name) => ({
-          query: { q: SEARCHES[name].q },
-          expected: SEARCHES[name].matches,
+          query: { q: terms[name].q },
+          expected: terms[name].matches,
         })),
       ])) as [number, number, ...number[]];
-      const [intent] = (await timeLists(server.url, cookie, [
+      const [intent] = (await timeLists(server.url, cookie, rounds, [
         { query: { filter: { purchase_intent: true } }, expected: -1 },
       ])) as [number];
       const searches = {} as AdminSearchResult['searches'];
       const plans = {} as AdminSearchResult['plans'];
       for (const [i, name] of names.entries()) {
-        const { q } = SEARCHES[name];
+        const { q } = terms[name];
         searches[name] = { q, ms: found[i]!, x_plain: round(found[i]! / plain, 2) };
         const explained = await postJson(server.url, '/__bench/explain', { table: TABLE, q });
         plans[name] = (await explained.json()) as AdminSearchResult['plans'][SearchName];
@@ -100,17 +113,18 @@ export async function benchAdminSearch(
 }
 
 /**
- * The p50 of each list request, in ms: `WARM_UP` then `REQUESTS` rounds of one request each,
+ * The p50 of each list request, in ms: `warmUp` then `requests` rounds of one request each,
  * in turn (each round starting one further on), so a machine that gets busier meanwhile
  * slows them all alike. `expected` is the count each must answer (-1: any).
  */
 async function timeLists(
   url: string,
   cookie: string,
+  { requests, warmUp }: { requests: number; warmUp: number },
   lists: { query: TableQuery; expected: number }[],
 ): Promise<number[]> {
   const samples = lists.map((): number[] => []);
-  for (let turn = 0; turn < WARM_UP + REQUESTS; turn += 1) {
+  for (let turn = 0; turn < warmUp + requests; turn += 1) {
     for (let step = 0; step < lists.length; step += 1) {
       const index = (turn + step) % lists.length;
       const { query, expected } = lists[index]!;
@@ -122,7 +136,7 @@ async function timeLists(
       if (!response.ok || (expected >= 0 && body.count !== expected)) {
         throw new Error(`GET ${target} answered ${response.status}: ${JSON.stringify(body)}`);
       }
-      if (turn >= WARM_UP) samples[index]!.push(elapsed);
+      if (turn >= warmUp) samples[index]!.push(elapsed);
     }
   }
   return samples.map((times) => round(percentile(times, 50), 1));

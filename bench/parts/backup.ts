@@ -5,9 +5,12 @@ import { sql } from 'kysely';
 import { openDatabase, type DatabaseOptions } from '../../src/server/db/database';
 import { migrate } from '../../src/server/db/migrate';
 import { createScratchDatabase } from '../lib/postgres';
+import { sizes } from '../lib/sizes';
 import { round } from '../lib/stats';
 
 const BATCH = 100_000;
+/** Rows of form_submissions backed up and restored. */
+const SIZES = { full: { rows: 1_000_000 }, quick: { rows: 5_000 } };
 
 type Run = { seconds: number; peak_rss_mb: number };
 export type BackupResult = {
@@ -74,9 +77,9 @@ const mb = async (file: string) => round((await stat(file)).size / 1024 / 1024, 
 export async function benchBackup(
   root: string,
   dir: string,
-  rows: number,
   postgresAdminUrl?: string,
 ): Promise<BackupResult> {
+  const { rows } = sizes(SIZES);
   await mkdir(dir, { recursive: true });
   const cli = path.join(root, 'dist/server/backup-cli.js');
   const secret = { AUTH_SECRET: 'bench-secret-bench-secret-bench-secret' };

@@ -6,15 +6,16 @@ import { findNginx, nginxConfigSource, startNginx } from '../../harden/lib/nginx
 import { freePort } from '../../tests/support/free-port';
 import { createScratchDatabase } from '../lib/postgres';
 import { startSinkProcess } from '../lib/smtp-sink-process';
+import { sizes } from '../lib/sizes';
 import { median } from '../lib/stats';
 import { CONNECTIONS, loadResult, ORDER_ROUTE, type LoadResult } from './submit';
 
-const DURATION_S = 5;
 /**
- * Alternating rounds: a machine getting busier or quieter favours no setup. Other work on
- * shared cores halves a round now and then, so the best round is kept beside the median.
+ * Seconds of each load, and alternating rounds: a machine getting busier or quieter favours no
+ * setup. Other work on shared cores halves a round now and then, so the best round is kept
+ * beside the median.
  */
-const ROUNDS = 4;
+const SIZES = { full: { loadS: 5, rounds: 4 }, quick: { loadS: 1, rounds: 1 } };
 
 type Setup = 'direct' | 'nginx_1' | 'nginx_3';
 const SETUPS: Setup[] = ['direct', 'nginx_1', 'nginx_3'];
@@ -56,7 +57,7 @@ function run(url: string, route: Route): Promise<LoadResult> {
   return autocannon({
     url,
     connections: CONNECTIONS,
-    duration: DURATION_S,
+    duration: sizes(SIZES).loadS,
     requests: [request],
   }).then(loadResult);
 }
@@ -117,7 +118,7 @@ export async function benchBalancer(
       home: { direct: [], nginx_1: [], nginx_3: [] },
       submit: { direct: [], nginx_1: [], nginx_3: [] },
     };
-    for (let round = 0; round < ROUNDS; round += 1) {
+    for (let round = 0; round < sizes(SIZES).rounds; round += 1) {
       const order = round % 2 === 0 ? SETUPS : [...SETUPS].reverse();
       for (const route of ['home', 'submit'] as const) {
         for (const setup of order) rounds[route][setup].push(await run(urls[setup], route));

@@ -2,10 +2,12 @@ import path from 'node:path';
 import { EVENTS_PATH } from '../../src/shared/insights/insight-events';
 import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer, type BenchServer } from '../lib/processes';
+import { sizes } from '../lib/sizes';
 import { round } from '../lib/stats';
 import { BARE_ROUTE, CONNECTIONS, load, postLoad, type LoadResult } from './submit';
 
-const DURATION_S = 10;
+/** Seconds of the warm-up and of each load. */
+const SIZES = { full: { warmUpS: 2, loadS: 10 }, quick: { warmUpS: 1, loadS: 1 } };
 /** Distinct visitors the load comes from: an address each, among seven user agents. */
 const VISITORS = 5_000;
 
@@ -50,6 +52,7 @@ export async function benchEvents(
   dataDir: string,
   postgresAdminUrl?: string,
 ): Promise<EventsResults> {
+  const { warmUpS, loadS } = sizes(SIZES);
   const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
   let server: BenchServer | undefined;
   try {
@@ -61,11 +64,11 @@ export async function benchEvents(
     });
     const { url } = server;
     // Warm-up: JIT, connection pools, the day's salt.
-    const warm = await eventLoad(url, 2);
-    await load(url, BARE_ROUTE, 2);
+    const warm = await eventLoad(url, warmUpS);
+    await load(url, BARE_ROUTE, warmUpS);
 
-    const bare = await load(url, BARE_ROUTE, DURATION_S);
-    const events = await eventLoad(url, DURATION_S);
+    const bare = await load(url, BARE_ROUTE, loadS);
+    const events = await eventLoad(url, loadS);
     for (const [name, result] of Object.entries({ bare, events })) {
       if (result.errors > 0) throw new Error(`The ${name} load had ${result.errors} errors`);
     }

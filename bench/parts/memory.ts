@@ -2,6 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { processTree, pssMb } from '../lib/process-memory';
 import { startBenchServer } from '../lib/processes';
+import { sizes } from '../lib/sizes';
 import { round } from '../lib/stats';
 import { makeTempDir } from '../../tests/support/temp-dir';
 
@@ -21,8 +22,11 @@ export type MemoryResults = {
   processes_idle: number;
 };
 
-const IDLE_MS = 10_000;
-const LONG_IDLE_MS = 30_000;
+/** When the idle memory is read, after the start. */
+const SIZES = {
+  full: { idleMs: 10_000, longIdleMs: 30_000 },
+  quick: { idleMs: 1_000, longIdleMs: 2_000 },
+};
 const SAMPLE_MS = 20;
 
 /**
@@ -31,6 +35,7 @@ const SAMPLE_MS = 20;
  * start, and after 10 s idle.
  */
 export async function benchMemory(root: string, serverRoot = root): Promise<MemoryResults> {
+  const { idleMs, longIdleMs } = sizes(SIZES);
   const dataDir = await makeTempDir('soul-reset-bench-memory-');
   let peak = 0;
   let sampling = true;
@@ -53,7 +58,7 @@ export async function benchMemory(root: string, serverRoot = root): Promise<Memo
     sampling = false;
     await sampler;
     try {
-      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      await new Promise((resolve) => setTimeout(resolve, idleMs));
       const tree = await processTree(server.child.pid!);
       const status = await readFile(`/proc/${server.child.pid}/status`, 'utf8');
       const idle = {
@@ -62,7 +67,7 @@ export async function benchMemory(root: string, serverRoot = root): Promise<Memo
         app_idle_pss_mb: round(await pssMb([server.child.pid!])),
         processes_idle: tree.length,
       };
-      await new Promise((resolve) => setTimeout(resolve, LONG_IDLE_MS - IDLE_MS));
+      await new Promise((resolve) => setTimeout(resolve, longIdleMs - idleMs));
       return {
         peak_first_start_pss_mb: round(peak),
         ...idle,

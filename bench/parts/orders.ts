@@ -14,25 +14,39 @@ import { checkOrders, type OrdersCheck } from '../lib/orders-check';
 import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer, type BenchServer } from '../lib/processes';
 import { startSinkProcess } from '../lib/smtp-sink-process';
+import { sizes } from '../lib/sizes';
 import { median, round } from '../lib/stats';
 import { BARE_ROUTE, CONNECTIONS, drain, load, postLoad, type LoadResult } from './submit';
 
-const DURATION_S = 10;
 /** A paid order queues the buyer's receipt and the owner's note. */
 const EMAILS_PER_ORDER = 2;
-/** The bench waits this long for the webhook load's emails before the replay load. */
-const DRAIN_LIMIT_MS = 30_000;
 
-export const FILE_BYTES = 50_000_000;
-const MB = 1_000_000;
 /**
- * Concurrent download clients, and how many downloads each makes in one half of a round: a
- * round is static, link, link, static, so a machine getting busier or quieter favours neither.
+ * Seconds of each load; how long the bench waits for the webhook load's emails before the
+ * replay; the file's size; and the download rounds: concurrent clients, and how many downloads
+ * each makes in one half of a round (a round is static, link, link, static, so a machine
+ * getting busier or quieter favours neither).
  */
-const DOWNLOAD_ROUNDS = [
-  { clients: 1, each: 5 },
-  { clients: 8, each: 2 },
-] as const;
+const SIZES = {
+  full: {
+    loadS: 10,
+    warmUpS: 2,
+    drainMs: 30_000,
+    fileBytes: 50_000_000,
+    downloadRounds: [
+      { clients: 1, each: 3 },
+      { clients: 8, each: 1 },
+    ],
+  },
+  quick: {
+    loadS: 1,
+    warmUpS: 1,
+    drainMs: 5_000,
+    fileBytes: 5_000_000,
+    downloadRounds: [{ clients: 2, each: 1 }],
+  },
+};
+const MB = 1_000_000;
 const RSS_SAMPLE_MS = 25;
 
 type WebhookLoad = LoadResult & { ratio_to_bare: number; p99_ratio_to_bare: number };
@@ -95,9 +109,9 @@ function webhookLoad(
   );
 }
 
-/** A 50 MB file of random bytes, and its SHA-256. */
-async function randomFile(file: string): Promise<string> {
-  const bytes = randomBytes(FILE_BYTES);
+/** A file of random bytes, and its SHA-256. */
+async function randomFile(file: string, size: number): Promise<string> {
+  const bytes = randomBytes(size);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, bytes);
   return createHash('sha256').update(bytes).digest('hex');
@@ -177,6 +191,7 @@ export async function downloadHalf(
   clients: number,
   each: number,
   urlOf: (client: number) => string,
+  fileBytes: number,
 ): Promise<DownloadHalf> {
   const before = await server.rssMb();
   let peak = before;
@@ -190,8 +205,8 @@ export async function downloadHalf(
       Array.from({ length: clients }, async (_, client) => {
         for (let i = 0; i < each; i += 1) {
           const { bytes, ms } = await download(urlOf(client));
-          if (bytes !== FILE_BYTES) {
-            throw new Error(`${urlOf(client)} sent ${bytes} bytes of ${FILE_BYTES}`);
+          if (bytes !== fileBytes) {
+            throw new Error(`${urlOf(client)} sent ${bytes} bytes of ${fileBytes}`);
           }
           times.push(ms);
         }
@@ -206,12 +221,12 @@ export async function downloadHalf(
 }
 
 /** Both halves of one side of a round as one figure. */
-function downloadRound(halves: DownloadHalf[]): DownloadRound {
+function downloadRound(halves: DownloadHalf[], fileBytes: number): DownloadRound {
   const times = halves.flatMap((half) => half.times);
   const seconds = halves.reduce((sum, half) => sum + half.seconds, 0);
   return {
     downloads: times.length,
-    mb_per_s: round((times.length * FILE_BYTES) / MB / seconds),
+    mb_per_s: round((times.length * fileBytes) / MB / seconds),
     p50_ms: round(median(times)),
     max_ms: round(Math.max(...times)),
     rss_growth_mb: round(Math.max(...halves.map((half) => half.rssGrowthMb)), 1),
@@ -238,7 +253,8 @@ export async function benchOrders(
 ): Promise<OrdersResults> {
   const staticDir = path.join(dataDir, 'static');
   const file = path.join(staticDir, 'bundle.zip');
-  const sha256 = await randomFile(file);
+  const { loadS, warmUpS, drainMs, fileBytes, downloadRounds } = sizes(SIZES);
+  const sha256 = await randomFile(file, fileBytes);
   const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
   const sink = await startSinkProcess(root);
   let server: BenchServer | undefined;
@@ -261,17 +277,17 @@ export async function benchOrders(
     const emailsDue = () => answered.size * EMAILS_PER_ORDER;
 
     // Warm-up: JIT, connection pools, caches.
-    await webhookLoad(url, 2, answered);
-    await load(url, BARE_ROUTE, 2);
-    await drain(sink, emailsDue(), DRAIN_LIMIT_MS);
+    await webhookLoad(url, warmUpS, answered);
+    await load(url, BARE_ROUTE, warmUpS);
+    await drain(sink, emailsDue(), drainMs);
 
-    const bare = await load(url, BARE_ROUTE, DURATION_S);
-    const fresh = await webhookLoad(url, DURATION_S, answered);
-    const drained = await drain(sink, emailsDue(), DRAIN_LIMIT_MS);
+    const bare = await load(url, BARE_ROUTE, loadS);
+    const fresh = await webhookLoad(url, loadS, answered);
+    const drained = await drain(sink, emailsDue(), drainMs);
 
     const session = checkoutSession();
     const event = signedEvent(stripeEvent('checkout.session.completed', session));
-    const replay = await webhookLoad(url, DURATION_S, answered, {
+    const replay = await webhookLoad(url, loadS, answered, {
       sessionId: session.id,
       ...event,
     });
@@ -290,7 +306,7 @@ export async function benchOrders(
       inFlightLimit: 2 * CONNECTIONS + fresh.errors,
     });
 
-    const maxClients = Math.max(...DOWNLOAD_ROUNDS.map((r) => r.clients));
+    const maxClients = Math.max(...downloadRounds.map((r) => r.clients));
     const linksAnswer = await fetch(`${url}/__bench/download-links`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -304,15 +320,15 @@ export async function benchOrders(
       if (got.sha256 !== sha256) throw new Error(`${source} sent other bytes than the file`);
     }
     const rounds = [];
-    for (const { clients, each } of DOWNLOAD_ROUNDS) {
+    for (const { clients, each } of downloadRounds) {
       const half = (urlOf: (client: number) => string) =>
-        downloadHalf(server!, clients, each, urlOf);
+        downloadHalf(server!, clients, each, urlOf, fileBytes);
       const staticFirst = await half(() => staticUrl);
       const linkFirst = await half(linkUrl);
       const linkSecond = await half(linkUrl);
       const staticSecond = await half(() => staticUrl);
-      const floor = downloadRound([staticFirst, staticSecond]);
-      const link = downloadRound([linkFirst, linkSecond]);
+      const floor = downloadRound([staticFirst, staticSecond], fileBytes);
+      const link = downloadRound([linkFirst, linkSecond], fileBytes);
       rounds.push({
         clients,
         link,
@@ -331,7 +347,7 @@ export async function benchOrders(
       webhook: { ...compared(fresh), drain_s: drained.s, left: drained.left },
       replay: compared(replay),
       check,
-      downloads: { file_mb: FILE_BYTES / MB, rounds },
+      downloads: { file_mb: fileBytes / MB, rounds },
     };
   } finally {
     await server?.stop();

@@ -6,6 +6,7 @@ import { prerenderedRoutes } from '../../src/shared/prerendered-routes';
 import { firstLoadBytes } from '../lib/first-load-bytes';
 import { rawGet, startFloorServer } from '../lib/floor-server';
 import { startAdminBenchServer } from '../lib/admin-bench-server';
+import { sizes } from '../lib/sizes';
 import { median, round } from '../lib/stats';
 import { chromiumFlags, chromiumPath } from '../../scripts/chromium.mjs';
 import { publishChange } from './store';
@@ -115,9 +116,9 @@ export function medianScores(runs: LighthouseRun[]): Record<string, number> {
 /**
  * Rounds in which the routes other than home are measured too: they are held to a looser
  * target (1.10 of the floor) than home (1.05), and five routes in every round took most of
- * the bench's time.
+ * the bench's time. (The rounds of home and its floor are `--runs`.)
  */
-const ROUTE_ROUNDS = 3;
+const SIZES = { full: { routeRounds: 3 }, quick: { routeRounds: 0 } };
 
 /**
  * Once the owner has published a changed headline and price (so every route is the page the
@@ -132,6 +133,7 @@ export async function benchPage(
   pairs: number,
   dataDir: string,
 ): Promise<PageResults> {
+  const { routeRounds } = sizes(SIZES);
   const { server, cookie, close } = await startAdminBenchServer(root, dataDir);
   const runs: Record<string, LighthouseRun[]> = {};
   let floorBytes: PageResults['floor_bytes'];
@@ -155,7 +157,7 @@ export async function benchPage(
       for (const target of targets) await rawGet(target.url, { 'accept-encoding': 'br' });
       for (let round = 0; round < pairs; round += 1) {
         const measured = targets.filter(
-          ({ name }) => round < ROUTE_ROUNDS || name === 'home' || name === 'floor',
+          ({ name }) => round < routeRounds || name === 'home' || name === 'floor',
         );
         const order = round % 2 === 0 ? measured : [...measured].reverse();
         for (const target of order) {

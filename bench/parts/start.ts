@@ -3,6 +3,7 @@ import path from 'node:path';
 import { makeTempDir } from '../../tests/support/temp-dir';
 import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer, type BenchServer } from '../lib/processes';
+import { sizes } from '../lib/sizes';
 import { median, round } from '../lib/stats';
 
 export type StartResults = {
@@ -14,9 +15,11 @@ export type StartResults = {
   runs_existing: number;
 };
 
-const IDLE_MS = 5_000;
-const EXISTING_RUNS = 3;
-const WRITE_MS = 2_000;
+/** Idle before the memory is read, starts on an existing database, submissions before the kill. */
+const SIZES = {
+  full: { idleMs: 5_000, existingRuns: 3, writeMs: 2_000 },
+  quick: { idleMs: 1_000, existingRuns: 1, writeMs: 500 },
+};
 
 /**
  * Time from `node dist/server/index.js` (of `serverRoot`) to /readyz OK, first on a database
@@ -29,6 +32,7 @@ export async function benchStart(
   postgresAdminUrl?: string,
   serverRoot = root,
 ): Promise<StartResults> {
+  const { idleMs, existingRuns, writeMs } = sizes(SIZES);
   const entry = path.join(serverRoot, 'dist/server/index.js');
   const dataDir = await makeTempDir('soul-reset-bench-start-');
   const scratch = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
@@ -43,13 +47,13 @@ export async function benchStart(
     await first.stop();
     const existing: number[] = [];
     let rssMb = Number.NaN;
-    for (let run = 0; run < EXISTING_RUNS; run += 1) {
+    for (let run = 0; run < existingRuns; run += 1) {
       const server = await startBenchServer([entry], env);
       existing.push(server.readyMs);
-      if (run === EXISTING_RUNS - 1) {
-        await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      if (run === existingRuns - 1) {
+        await new Promise((resolve) => setTimeout(resolve, idleMs));
         rssMb = await server.rssMb();
-        await killUnderWrites(server);
+        await killUnderWrites(server, writeMs);
       }
       await server.stop();
     }
@@ -60,7 +64,7 @@ export async function benchStart(
       ready_ms_existing: round(median(existing)),
       ready_ms_after_kill: round(afterKill.readyMs),
       rss_mb: round(rssMb),
-      runs_existing: EXISTING_RUNS,
+      runs_existing: existingRuns,
     };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
@@ -69,7 +73,7 @@ export async function benchStart(
 }
 
 /** Eight loops of contact submissions for a while, then SIGKILL in the middle of them. */
-async function killUnderWrites(server: BenchServer) {
+async function killUnderWrites(server: BenchServer, writeMs: number) {
   let sequence = 0;
   let writing = true;
   const loops = Array.from({ length: 8 }, async () => {
@@ -85,7 +89,7 @@ async function killUnderWrites(server: BenchServer) {
       }).catch(() => {});
     }
   });
-  await new Promise((resolve) => setTimeout(resolve, WRITE_MS));
+  await new Promise((resolve) => setTimeout(resolve, writeMs));
   server.child.kill('SIGKILL');
   writing = false;
   await Promise.all(loops);

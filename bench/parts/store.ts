@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { TEST_WEBHOOK_SECRET } from '../../tests/support/stripe-events';
 import { startAdminBenchServer } from '../lib/admin-bench-server';
 import { postJson } from '../lib/sign-in';
+import { sizes } from '../lib/sizes';
 import { median, round } from '../lib/stats';
 import {
   editDraft,
@@ -11,18 +12,19 @@ import {
   uploadStoreFile,
   type StoreAdmin,
 } from '../lib/store-admin';
-import { download, downloadHalf, FILE_BYTES } from './orders';
+import { download, downloadHalf } from './orders';
 
-const PUBLISH_ROUNDS = 5;
-const IMAGE_ROUNDS = 3;
 const IMAGE = { width: 4000, height: 3000 };
 /**
- * Concurrent download clients, each on a link of its own, one download each per round; the
+ * Publishes timed, image uploads timed, the product file's size, and the download rounds of
+ * `clients` concurrent clients, each on a link of its own, one download each per round: the
  * first round is the server's first at that concurrency (its allocator grows to the working
  * set), the others show whether that memory is reused.
  */
-const CLIENTS = 8;
-const DOWNLOAD_ROUNDS = 3;
+const SIZES = {
+  full: { publishRounds: 5, imageRounds: 3, fileBytes: 50_000_000, clients: 8, downloadRounds: 3 },
+  quick: { publishRounds: 1, imageRounds: 1, fileBytes: 5_000_000, clients: 2, downloadRounds: 1 },
+};
 const MB = 1_000_000;
 
 type Timed = { median_ms: number; each_ms: number[] };
@@ -88,12 +90,12 @@ export async function publishChange(admin: StoreAdmin): Promise<number> {
 /**
  * The store content on the real server (bench-server.ts with verified purchases on, so download
  * links are served), the owner signed in:
- * 1. PUBLISH_ROUNDS publishes of a changed headline and price, each timed from the POST until
+ * 1. publishRounds publishes of a changed headline and price, each timed from the POST until
  *    GET / serves the new headline;
- * 2. a 50 MB random product file uploaded and published, then downloaded through download
- *    links by CLIENTS concurrent clients in DOWNLOAD_ROUNDS rounds, every body's length checked
+ * 2. a random product file (50 MB) uploaded and published, then downloaded through download
+ *    links by `clients` concurrent clients in `downloadRounds` rounds, every body's length checked
  *    (one body's SHA-256), while the server's RSS is sampled every 25 ms;
- * 3. IMAGE_ROUNDS uploads of a 4000×3000 JPEG, each timed until the 201.
+ * 3. imageRounds uploads of a 4000×3000 JPEG, each timed until the 201.
  */
 export async function benchStore(
   root: string,
@@ -104,15 +106,16 @@ export async function benchStore(
     STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
     DOWNLOAD_LIMIT: '1000',
   });
+  const { publishRounds, imageRounds, fileBytes, clients, downloadRounds } = sizes(SIZES);
   try {
     const admin = { url: server.url, cookie };
     // One unmeasured publish first (the renderer's first run).
     await publishChange(admin);
     const publishes: number[] = [];
-    for (let i = 0; i < PUBLISH_ROUNDS; i += 1) publishes.push(await publishChange(admin));
+    for (let i = 0; i < publishRounds; i += 1) publishes.push(await publishChange(admin));
 
     // The downloads before the images: sharp's buffers would leave RSS high to grow into.
-    const data = randomBytes(FILE_BYTES);
+    const data = randomBytes(fileBytes);
     const product = await uploadStoreFile(admin, 'product', { filename: 'bundle.zip', data });
     await editDraft(admin, (content) => ({
       ...content,
@@ -120,7 +123,7 @@ export async function benchStore(
     }));
     await publishDraft(admin);
     const { tokens } = (await (
-      await postJson(server.url, '/__bench/download-links', { count: CLIENTS })
+      await postJson(server.url, '/__bench/download-links', { count: clients })
     ).json()) as { tokens: string[] };
     const linkUrl = (client: number) => `${server.url}/download/${tokens[client]}`;
     const checked = await download(linkUrl(0), true);
@@ -128,8 +131,8 @@ export async function benchStore(
       throw new Error('A download link sent other bytes than the uploaded product file');
     }
     const rounds = [];
-    for (let i = 0; i < DOWNLOAD_ROUNDS; i += 1) {
-      rounds.push(await downloadHalf(server, CLIENTS, 1, linkUrl));
+    for (let i = 0; i < downloadRounds; i += 1) {
+      rounds.push(await downloadHalf(server, clients, 1, linkUrl, fileBytes));
     }
     const seconds = rounds.reduce((sum, half) => sum + half.seconds, 0);
 
@@ -138,7 +141,7 @@ export async function benchStore(
     // One unmeasured upload first (sharp's first run).
     await upload();
     const images: number[] = [];
-    for (let i = 0; i < IMAGE_ROUNDS; i += 1) {
+    for (let i = 0; i < imageRounds; i += 1) {
       const started = performance.now();
       const answer = await upload();
       images.push(performance.now() - started);
@@ -151,9 +154,9 @@ export async function benchStore(
       publish: timed(publishes),
       image: { ...timed(images), ...IMAGE, mb: round(jpeg.length / MB, 1) },
       downloads: {
-        file_mb: FILE_BYTES / MB,
-        clients: CLIENTS,
-        mb_per_s: round((CLIENTS * DOWNLOAD_ROUNDS * FILE_BYTES) / MB / seconds),
+        file_mb: fileBytes / MB,
+        clients,
+        mb_per_s: round((clients * downloadRounds * fileBytes) / MB / seconds),
         rss_before_mb: round(rounds[0]!.rssBeforeMb),
         rss_growth_mb: rounds.map((half) => round(half.rssGrowthMb, 1)),
       },

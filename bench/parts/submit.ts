@@ -3,13 +3,22 @@ import path from 'node:path';
 import { createScratchDatabase } from '../lib/postgres';
 import { startBenchServer } from '../lib/processes';
 import { startSinkProcess, type SinkProcess } from '../lib/smtp-sink-process';
+import { sizes } from '../lib/sizes';
 import { round } from '../lib/stats';
 
 /** The order form's submit route and the bench-only floor beside it. */
 export const ORDER_ROUTE = '/api/forms/order';
 export const BARE_ROUTE = '/__bench/bare-submit';
 
-const DURATION_S = 10;
+/**
+ * Seconds of each load and the waits for the mail server. A provider that takes 150 ms a
+ * message drains at most pool size ÷ 0.15 s, so its wait is shorter: what is left is reported,
+ * and the delivered rate is the same over 10 s as over 30.
+ */
+const SIZES = {
+  full: { loadS: 10, warmUpS: 2, drainMs: 30_000, slowDrainMs: 10_000 },
+  quick: { loadS: 1, warmUpS: 1, drainMs: 5_000, slowDrainMs: 1_000 },
+};
 /** The connections of every load (postLoad): each may leave one request unanswered at its end. */
 export const CONNECTIONS = 50;
 
@@ -25,11 +34,6 @@ export type LoadResult = {
 };
 /** What a remote SMTP provider takes per message (DESIGN.md "Mail delivery"). */
 const PROVIDER_DELAY_MS = 150;
-/**
- * How long the bench waits for the queue to send what one load left behind. A provider that
- * takes 150 ms a message drains at most pool size ÷ 0.15 s; what is left then is reported.
- */
-const DRAIN_LIMIT_MS = 30_000;
 
 /** A load on the submit route, and how long its emails took to be delivered. */
 type SubmitLoad = LoadResult & {
@@ -121,7 +125,7 @@ export function loadResult(result: autocannon.Result): LoadResult {
 export async function drain(
   sink: SinkProcess,
   expected: number,
-  limitMs = DRAIN_LIMIT_MS,
+  limitMs: number,
 ): Promise<{ s: number; left: number }> {
   const started = performance.now();
   for (;;) {
@@ -160,22 +164,23 @@ export async function benchSubmit(
       ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     },
   );
+  const { loadS, warmUpS, drainMs, slowDrainMs } = sizes(SIZES);
   let expected = 0;
-  const submitLoad = async () => {
-    const result = await load(server.url, ORDER_ROUTE, DURATION_S);
+  const submitLoad = async (limitMs: number) => {
+    const result = await load(server.url, ORDER_ROUTE, loadS);
     expected += result.answered;
-    return { result, drained: await drain(sink, expected) };
+    return { result, drained: await drain(sink, expected, limitMs) };
   };
   try {
     // Warm-up: JIT, connection pools, caches.
-    expected += (await load(server.url, ORDER_ROUTE, 2)).answered;
-    await drain(sink, expected);
-    const real = await submitLoad();
-    const bare = await load(server.url, BARE_ROUTE, DURATION_S);
+    expected += (await load(server.url, ORDER_ROUTE, warmUpS)).answered;
+    await drain(sink, expected, drainMs);
+    const real = await submitLoad(drainMs);
+    const bare = await load(server.url, BARE_ROUTE, loadS);
     await sink.delayEach(PROVIDER_DELAY_MS);
-    const slow = await submitLoad();
+    const slow = await submitLoad(slowDrainMs);
     const compared = ({ result, drained }: Awaited<ReturnType<typeof submitLoad>>) => {
-      const delivered = (result.answered - drained.left) / (DURATION_S + drained.s);
+      const delivered = (result.answered - drained.left) / (loadS + drained.s);
       return {
         ...result,
         ratio_to_bare: round(result.rps / bare.rps, 2),
