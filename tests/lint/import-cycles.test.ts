@@ -125,6 +125,61 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
   return circles;
 }
 
+/**
+ * The floors of src/server, as docs/architecture.md ("Layers of the server") lists them: a
+ * module imports only from its own folder or a lower floor. A new folder gets its floor here
+ * and there.
+ */
+const SERVER_FLOORS: Record<string, number> = {
+  '(entry points)': 100,
+  orders: 90,
+  people: 90,
+  backup: 90,
+  web: 90,
+  health: 90,
+  forms: 80,
+  store: 70,
+  insights: 70,
+  admin: 60,
+  periodic: 50,
+  auth: 40,
+  mail: 30,
+  'admin/audit': 20,
+  http: 10,
+  db: 10,
+  config: 5,
+};
+
+/** The folder of a server module as the floors name it; undefined outside src/server. */
+function serverFolder(file: string): string | undefined {
+  const match = /^src\/server\/(.*)$/.exec(file);
+  if (!match) return undefined;
+  const parts = match[1]!.split('/');
+  if (parts.length === 1) return '(entry points)';
+  if (parts[0] === 'admin' && parts[1] === 'audit') return 'admin/audit';
+  return parts[0];
+}
+
+/** Every import from a lower floor of src/server to a higher one (or to an unknown folder). */
+export function upwardImports(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph) {
+    const source = serverFolder(from);
+    if (source === undefined || /\.test\.tsx?$/.test(from)) continue;
+    for (const to of targets) {
+      const target = serverFolder(to);
+      if (target === undefined || target === source) continue;
+      const [a, b] = [SERVER_FLOORS[source], SERVER_FLOORS[target]];
+      if (a === undefined || b === undefined) {
+        found.push(`${from} -> ${to}: give ${a === undefined ? source : target} a floor`);
+      } else if (a <= b) {
+        found.push(`${from} -> ${to}`);
+      }
+    }
+  }
+  return found;
+}
+
 describe('import circles', () => {
   it('finds a circle, through types too', () => {
     const graph = new Map([
@@ -139,9 +194,23 @@ describe('import circles', () => {
     ).toEqual(['./a', './b']);
   });
 
-  it('no module of the project imports itself through others', async () => {
+  it('no module of the project imports itself through others, and the server imports only down', async () => {
     const graph = await importGraph();
     expect(graph.get('src/server/app.ts')).toContain('src/server/config/load-config.ts');
     expect(importCircles(graph)).toEqual([]);
+    expect(upwardImports(graph)).toEqual([]);
   }, 30_000);
+
+  it('finds an import from a lower floor of the server to a higher one', () => {
+    const graph = new Map([
+      ['src/server/db/database.ts', ['src/server/backup/import-pglite.ts']],
+      ['src/server/backup/import-pglite.ts', ['src/server/db/migrate.ts']],
+      ['src/server/newcomer/thing.ts', ['src/server/db/schema.ts']],
+      ['src/server/db/database.test.ts', ['src/server/app.ts']],
+    ]);
+    expect(upwardImports(graph)).toEqual([
+      'src/server/db/database.ts -> src/server/backup/import-pglite.ts',
+      'src/server/newcomer/thing.ts -> src/server/db/schema.ts: give newcomer a floor',
+    ]);
+  });
 });
