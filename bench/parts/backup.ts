@@ -9,8 +9,12 @@ import { sizes } from '../lib/sizes';
 import { round } from '../lib/stats';
 
 const BATCH = 100_000;
-/** Rows of form_submissions backed up and restored. */
-const SIZES = { full: { rows: 1_000_000 }, quick: { rows: 5_000 } };
+/**
+ * Rows of form_submissions backed up and restored: enough for the backup's memory to show it
+ * stays at the floor (rows are streamed a thousand at a time) and for times to compare with
+ * pg_dump's; the admin parts measure the million-row table.
+ */
+const SIZES = { full: { rows: 300_000 }, quick: { rows: 5_000 } };
 
 type Run = { seconds: number; peak_rss_mb: number };
 export type BackupResult = {
