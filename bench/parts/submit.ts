@@ -125,7 +125,7 @@ export function loadResult(result: autocannon.Result): LoadResult {
 export async function drain(
   sink: SinkProcess,
   expected: number,
-  limitMs: number,
+  limitMs = 30_000,
 ): Promise<{ s: number; left: number }> {
   const started = performance.now();
   for (;;) {
