@@ -6,6 +6,7 @@
  * mail to a local sink; Debian's Chromium takes the screenshots; sharp shrinks them to
  * docs/images/home.png and docs/images/admin.png.
  */
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -30,6 +31,7 @@ const VISITORS = [
 ];
 
 await ensureBuild(root);
+await mkdir(path.join(root, 'docs/images'), { recursive: true });
 const dataDir = await makeTempDir('soul-reset-screenshots-');
 const { server, cookie, close } = await startAdminBenchServer(root, dataDir, undefined, {
   FORM_RATE_LIMIT: '1000',
