@@ -7,7 +7,7 @@ import { round } from '../lib/stats';
 import { BARE_ROUTE, CONNECTIONS, load, postLoad, type LoadResult } from './submit';
 
 /** Seconds of the warm-up and of each load. */
-const SIZES = { full: { warmUpS: 2, loadS: 10 }, quick: { warmUpS: 1, loadS: 1 } };
+const SIZES = { full: { warmUpS: 2, loadS: 5 }, quick: { warmUpS: 1, loadS: 1 } };
 /** Distinct visitors the load comes from: an address each, among seven user agents. */
 const VISITORS = 5_000;
 

@@ -29,7 +29,7 @@ const EMAILS_PER_ORDER = 2;
  */
 const SIZES = {
   full: {
-    loadS: 10,
+    loadS: 5,
     warmUpS: 2,
     drainMs: 30_000,
     fileBytes: 50_000_000,

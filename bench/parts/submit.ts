@@ -16,7 +16,7 @@ export const BARE_ROUTE = '/__bench/bare-submit';
  * and the delivered rate is the same over 10 s as over 30.
  */
 const SIZES = {
-  full: { loadS: 10, warmUpS: 2, drainMs: 30_000, slowDrainMs: 10_000 },
+  full: { loadS: 5, warmUpS: 2, drainMs: 30_000, slowDrainMs: 10_000 },
   quick: { loadS: 1, warmUpS: 1, drainMs: 5_000, slowDrainMs: 1_000 },
 };
 /** The connections of every load (postLoad): each may leave one request unanswered at its end. */
