@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Debian's nginx, or NGINX_PATH. */
-export function findNginx(): string | undefined {
-  for (const candidate of [process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/bin/nginx']) {
+/** The first of `candidates` that is an executable file. */
+export function firstExecutable(candidates: (string | undefined)[]): string | undefined {
+  for (const candidate of candidates) {
     if (!candidate) continue;
     try {
       accessSync(candidate, constants.X_OK);
@@ -17,6 +17,36 @@ export function findNginx(): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Debian's nginx, or NGINX_PATH. */
+export function findNginx(): string | undefined {
+  return firstExecutable([process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/bin/nginx']);
+}
+
+/**
+ * A balancer in the foreground: what it prints, kept; `stop` sends `stopSignal` (its graceful
+ * stop), SIGKILL after 10 s, then removes `prefix`.
+ */
+export function foreground(
+  binary: string,
+  args: string[],
+  stopSignal: NodeJS.Signals,
+  prefix: string,
+) {
+  const child: ChildProcess = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(stopSignal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+    await rm(prefix, { recursive: true, force: true });
+  };
+  return { child, output: () => output, stop };
 }
 
 const DEPLOY_RENDERER = 'deploy/render-nginx-conf.mjs';
@@ -30,25 +60,31 @@ export function nginxConfigSource(root: string): string {
 
 /**
  * The whole nginx.conf for `upstreams` on `listen`: deploy/'s site config as its renderer
- * makes it (only its `listen` lines replaced, for a free port on loopback), inside a main
- * config that keeps nginx in the foreground with its files under `prefix`; without deploy/,
- * the harness's own minimal template.
+ * makes it (only its `listen` lines replaced, for a free port on loopback), its upstream's
+ * servers in `upstreamsFile` (written by startNginx: the file deploy/rolling-restart edits),
+ * inside a main config that keeps nginx in the foreground with its files under `prefix`;
+ * without deploy/, the harness's own minimal template.
  */
 export async function nginxConfig(
   root: string,
   values: { listen: string; upstreams: string[]; prefix: string },
-): Promise<string> {
+): Promise<{ config: string; upstreamsFile?: string; upstreams?: string }> {
   if (nginxConfigSource(root) === OWN_TEMPLATE)
-    return renderNginxConfig(await readFile(path.join(root, OWN_TEMPLATE), 'utf8'), values);
-  const { renderNginxConfig: renderSite } = (await import(
-    pathToFileURL(path.join(root, DEPLOY_RENDERER)).href
-  )) as { renderNginxConfig(options: { serverName: string; instances: string[] }): string };
-  const site = renderSite({ serverName: '_', instances: values.upstreams })
+    return {
+      config: renderNginxConfig(await readFile(path.join(root, OWN_TEMPLATE), 'utf8'), values),
+    };
+  const deploy = (await import(pathToFileURL(path.join(root, DEPLOY_RENDERER)).href)) as {
+    renderNginxConfig(options: { serverName: string; upstreamsFile: string }): string;
+    renderUpstreams(options: { instances: string[] }): string;
+  };
+  const upstreamsFile = path.join(values.prefix, 'upstreams.conf');
+  const site = deploy
+    .renderNginxConfig({ serverName: '_', upstreamsFile })
     .replace(/^\s*listen\s+[^;]*;[^\n]*$/gm, '')
     .replace(/(^\s*server_name\b)/m, `    listen ${values.listen};\n$1`);
   if (!site.includes(`listen ${values.listen};`))
     throw new Error(`No server_name in ${DEPLOY_TEMPLATE} to put the listen line before`);
-  return [
+  const config = [
     'worker_processes auto;',
     'daemon off;',
     `pid ${values.prefix}/nginx.pid;`,
@@ -63,6 +99,11 @@ export async function nginxConfig(
     '}',
     '',
   ].join('\n');
+  return {
+    config,
+    upstreamsFile,
+    upstreams: deploy.renderUpstreams({ instances: values.upstreams }),
+  };
 }
 
 /**
@@ -95,6 +136,12 @@ export function renderNginxConfig(
 export type Nginx = {
   url: string;
   configFile: string;
+  /** The upstream's include file (deploy/ config only): what deploy/rolling-restart edits. */
+  upstreamsFile: string | undefined;
+  /** nginx with the options that address this one (add `-s reload`, `-t`). */
+  command: string[];
+  /** Its master's pid file. */
+  pidFile: string;
   /** What nginx printed and its error log (when the config writes it under the prefix). */
   log(): Promise<string>;
   stop(): Promise<void>;
@@ -119,30 +166,17 @@ export async function startNginx(
   }
   const source = nginxConfigSource(root);
   const configFile = path.join(prefix, 'nginx.conf');
-  await writeFile(
-    configFile,
-    await nginxConfig(root, { listen: `127.0.0.1:${port}`, upstreams, prefix }),
-  );
-  const child: ChildProcess = spawn(binary, ['-p', prefix, '-c', configFile, '-e', 'stderr'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-    await rm(prefix, { recursive: true, force: true });
-  };
+  const rendered = await nginxConfig(root, { listen: `127.0.0.1:${port}`, upstreams, prefix });
+  await writeFile(configFile, rendered.config);
+  if (rendered.upstreamsFile) await writeFile(rendered.upstreamsFile, rendered.upstreams ?? '');
+  const command = [binary, '-p', prefix, '-c', configFile, '-e', 'stderr'];
+  const { child, output, stop } = foreground(binary, command.slice(1), 'SIGQUIT', prefix);
   const url = `http://127.0.0.1:${port}`;
   const deadline = performance.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) {
       await stop();
-      throw new Error(`nginx exited (${source}):\n${output}`);
+      throw new Error(`nginx exited (${source}):\n${output()}`);
     }
     const up = await fetch(`${url}/healthz`)
       .then((response) => response.status < 500)
@@ -150,11 +184,19 @@ export async function startNginx(
     if (up) break;
     if (performance.now() > deadline) {
       await stop();
-      throw new Error(`nginx did not answer on ${url} within 10 s:\n${output}`);
+      throw new Error(`nginx did not answer on ${url} within 10 s:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const log = async () =>
-    output + (await readFile(path.join(prefix, 'error.log'), 'utf8').catch(() => ''));
-  return { url, configFile, log, stop };
+    output() + (await readFile(path.join(prefix, 'error.log'), 'utf8').catch(() => ''));
+  return {
+    url,
+    configFile,
+    upstreamsFile: rendered.upstreamsFile,
+    command,
+    pidFile: path.join(prefix, 'nginx.pid'),
+    log,
+    stop,
+  };
 }

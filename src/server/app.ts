@@ -16,7 +16,7 @@ import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { formRoutes } from './forms/form-routes';
 import { healthRoutes } from './health/health-routes';
-import { errorBody, errorHandling } from './http/errors';
+import { errorHandling } from './http/errors';
 import {
   logFormatFor,
   OneLinePerRequest,
@@ -104,24 +104,10 @@ export const app = fp<AppOptions>(
     instance.decorate('lifecycle', { draining: false });
     instance.addHook('onRequest', async (request, reply) => {
       reply.header('x-request-id', request.id);
-      // A stopping instance turns page and asset loads away: a balancer passes them on to
-      // another instance (they are safe to repeat) and counts the failures, which takes this
-      // one out of its rotation before it stops listening (nginx has no /readyz polling). Any
-      // POST is still served: it may not be repeated. /healthz stays the process's liveness.
-      if (
-        instance.lifecycle.draining &&
-        (request.method === 'GET' || request.method === 'HEAD') &&
-        request.url !== '/healthz' &&
-        request.url !== '/readyz'
-      ) {
-        return reply
-          .code(503)
-          .header('retry-after', '1')
-          .send(errorBody(503, 'This server is restarting. Please try again in a moment.'));
-      }
     });
-    // A stopping instance closes each connection after its answer, so neither a balancer nor a
-    // browser reuses a keep-alive connection that is about to go away.
+    // A stopping instance serves every request as before (only /readyz tells the balancer it is
+    // stopping) and closes each connection after its answer, so neither a balancer nor a browser
+    // reuses a keep-alive connection that is about to go away.
     instance.addHook('onSend', async (_request, reply) => {
       if (instance.lifecycle.draining) reply.header('connection', 'close');
     });
