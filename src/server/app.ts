@@ -27,6 +27,8 @@ import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { eventRoutes } from './insights/event-routes';
 import { insightsRoutes } from './insights/insights-routes';
+import { listRoutes } from './list/list-routes';
+import { markListBounced } from './list/list-service';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailPlugin } from './mail/mail-plugin';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
@@ -127,7 +129,9 @@ export const app = fp<AppOptions>(
     });
 
     await instance.register(mailPlugin);
-    await instance.register(mailQueuePlugin);
+    await instance.register(mailQueuePlugin, {
+      onPermanentFailure: (delivery) => markListBounced(instance.database.db, delivery),
+    });
     await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);
     await instance.register(pagesPlugin, { clientDir });
@@ -141,6 +145,7 @@ export const app = fp<AppOptions>(
     await instance.register(healthRoutes);
     await instance.register(authRoutes);
     await instance.register(formRoutes);
+    await instance.register(listRoutes);
     await instance.register(eventRoutes);
     await instance.register(fileRoutes);
     const product = bundleFile(config, clientDir);
