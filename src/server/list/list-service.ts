@@ -223,23 +223,23 @@ export function createListService(deps: ListServiceDeps) {
 
     /**
      * A buyer who ticked Stripe Checkout's promotional consent: confirmed from the verified
-     * webhook (Stripe's record is the proof), source `checkout`.
+     * webhook (Stripe's record of the tick is the proof), source `checkout`, inside the
+     * webhook's own transaction (a replayed event changes nothing). True when the welcome
+     * email was queued: the caller wakes the worker after its commit.
      */
-    async confirmBuyer(input: { email: string; name: string; storeVersion: number | null }) {
-      const queued = await db.transaction().execute(async (trx) => {
-        let subscriber = await lockedByEmail(trx, input.email);
-        if (subscriber?.status === 'confirmed') return false;
-        if (!subscriber) {
-          subscriber = await trx
-            .insertInto('list_subscribers')
-            .values({ email: input.email, name: input.name, source: 'checkout' })
-            .returning(['id', 'email', 'name', 'status'])
-            .executeTakeFirstOrThrow();
-        }
-        await confirmIn(trx, subscriber!, 'checkout webhook', input.storeVersion);
-        return true;
-      });
-      if (queued) deps.wakeWorker();
+    async confirmBuyerIn(
+      trx: Tx,
+      input: { email: string; name: string; storeVersion: number | null },
+    ): Promise<boolean> {
+      let subscriber = await lockedByEmail(trx, input.email);
+      if (subscriber?.status === 'confirmed') return false;
+      subscriber ??= await trx
+        .insertInto('list_subscribers')
+        .values({ email: input.email, name: input.name, source: 'checkout' })
+        .returning(['id', 'email', 'name', 'status'])
+        .executeTakeFirstOrThrow();
+      await confirmIn(trx, subscriber, 'checkout webhook', input.storeVersion);
+      return true;
     },
   };
 }
