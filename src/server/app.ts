@@ -27,6 +27,7 @@ import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { eventRoutes } from './insights/event-routes';
 import { insightsRoutes } from './insights/insights-routes';
+import { listAdminRoutes } from './list/list-admin-routes';
 import { listRoutes } from './list/list-routes';
 import { markListBounced } from './list/list-service';
 import { deliveryRoutes } from './mail/delivery-routes';
@@ -77,6 +78,7 @@ const adminRoutes = [
   storeAdminRoutes,
   storePreviewRoute,
   storeFileRoutes,
+  listAdminRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';

@@ -36,7 +36,8 @@ const expectedColumns: Record<
   | 'store_image_variants'
   | 'list_subscribers'
   | 'list_consent_events'
-  | 'list_tokens',
+  | 'list_tokens'
+  | 'list_suppressions',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -144,6 +145,7 @@ const expectedColumns: Record<
   ],
   list_consent_events: ['id', 'subscriber_id', 'kind', 'wording_version', 'source', 'created_at'],
   list_tokens: ['token_hash', 'subscriber_id', 'purpose', 'created_at'],
+  list_suppressions: ['email_hash', 'created_at'],
 };
 
 describeEachDatabase('database', (use) => {

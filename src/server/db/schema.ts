@@ -185,6 +185,9 @@ export type ListToken = {
   created_at: CreatedAt;
 };
 
+/** An erased address's hash, kept so an import does not add it back. */
+export type ListSuppression = { email_hash: string; created_at: CreatedAt };
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -207,4 +210,5 @@ export type Database = CoversEveryTable<{
   list_subscribers: ListSubscriber;
   list_consent_events: ListConsentEvent;
   list_tokens: ListToken;
+  list_suppressions: ListSuppression;
 }>;

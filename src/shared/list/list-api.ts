@@ -13,6 +13,13 @@
  *                                      no origin)
  *
  * The free-guide form (POST /api/forms/free-guide) takes `listConsent: true`.
+ *
+ * Admin (behind the admin guard; writes need the PUBLIC_URL origin and are in the activity log):
+ * - GET  ADMIN_SUBSCRIBERS_PATH?q&status&page       → 200 SubscriberPage (newest first)
+ * - GET  ADMIN_SUBSCRIBERS_PATH + '/export'         → CSV of every subscriber, consent columns
+ * - POST ADMIN_SUBSCRIBERS_PATH + '/import?dryRun=1' (CSV body, text/csv) → 200 ImportReport;
+ *        without dryRun the valid new addresses are added `pending`, each sent a confirmation
+ * - POST adminSubscriberPath(id) + '/unsubscribe'   → 200 { subscriber }
  */
 
 export const listStatuses = [
@@ -49,3 +56,48 @@ export const listUnsubscribePath = (token: string) => `/list/unsubscribe/${token
 export function consentWording(template: string, productName: string): string {
   return template.replaceAll('{product}', productName);
 }
+
+export const ADMIN_SUBSCRIBERS_PATH = '/api/admin/subscribers';
+export const adminSubscriberPath = (id: number) => `${ADMIN_SUBSCRIBERS_PATH}/${id}`;
+export const SUBSCRIBERS_PAGE_SIZE = 50;
+/** The largest CSV an import takes. */
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+
+export type ConsentEvent = {
+  kind: ListEventKind;
+  wordingVersion: number | null;
+  source: string;
+  createdAt: string;
+};
+
+export type AdminSubscriber = {
+  id: number;
+  email: string;
+  name: string;
+  status: ListStatus;
+  source: ListSource;
+  createdAt: string;
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
+  events: ConsentEvent[];
+};
+
+export type SubscriberPage = {
+  rows: AdminSubscriber[];
+  count: number;
+  /** Subscribers by status and by source, whatever the filter. */
+  counts: { status: Record<ListStatus, number>; source: Record<ListSource, number> };
+};
+
+export type ImportReport = {
+  /** Data rows read (the header line not counted). */
+  rows: number;
+  /** New, well-formed addresses: added (or to be added) pending. */
+  valid: number;
+  /** Rows without a valid address. */
+  invalid: number;
+  /** Addresses already on the list, twice in the file, or erased before. */
+  duplicates: number;
+  /** True when nothing was written (dryRun=1). */
+  dryRun: boolean;
+};
