@@ -27,6 +27,9 @@ import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { eventRoutes } from './insights/event-routes';
 import { insightsRoutes } from './insights/insights-routes';
+import { listAdminRoutes } from './list/list-admin-routes';
+import { listRoutes } from './list/list-routes';
+import { markListBounced } from './list/list-service';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailPlugin } from './mail/mail-plugin';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
@@ -75,6 +78,7 @@ const adminRoutes = [
   storeAdminRoutes,
   storePreviewRoute,
   storeFileRoutes,
+  listAdminRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
@@ -113,7 +117,9 @@ export const app = fp<AppOptions>(
     });
 
     await instance.register(mailPlugin);
-    await instance.register(mailQueuePlugin);
+    await instance.register(mailQueuePlugin, {
+      onPermanentFailure: (delivery) => markListBounced(instance.database.db, delivery),
+    });
     await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);
     await instance.register(pagesPlugin, { clientDir });
@@ -127,6 +133,7 @@ export const app = fp<AppOptions>(
     await instance.register(healthRoutes);
     await instance.register(authRoutes);
     await instance.register(formRoutes);
+    await instance.register(listRoutes);
     await instance.register(eventRoutes);
     await instance.register(fileRoutes);
     const product = bundleFile(config, clientDir);

@@ -33,7 +33,11 @@ const expectedColumns: Record<
   | 'store_draft'
   | 'store_files'
   | 'store_file_chunks'
-  | 'store_image_variants',
+  | 'store_image_variants'
+  | 'list_subscribers'
+  | 'list_consent_events'
+  | 'list_tokens'
+  | 'list_suppressions',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -60,6 +64,8 @@ const expectedColumns: Record<
     'sent_at',
     'failed_at',
     'created_at',
+    // A list email's List-Unsubscribe headers.
+    'headers',
   ],
   // DESIGN.md "Admin tools": who changed what, with the rows to restore.
   admin_audit_log: [
@@ -125,6 +131,21 @@ const expectedColumns: Record<
   ],
   store_file_chunks: ['file_id', 'seq', 'data'],
   store_image_variants: ['file_id', 'width', 'height', 'format', 'hash', 'data'],
+  // DESIGN.md "The mailing list": no IP address or user agent has a column; tokens are hashes.
+  list_subscribers: [
+    'id',
+    'email',
+    'name',
+    'status',
+    'source',
+    'created_at',
+    'confirmed_at',
+    'unsubscribed_at',
+    'updated_at',
+  ],
+  list_consent_events: ['id', 'subscriber_id', 'kind', 'wording_version', 'source', 'created_at'],
+  list_tokens: ['token_hash', 'subscriber_id', 'purpose', 'created_at'],
+  list_suppressions: ['email_hash', 'created_at'],
 };
 
 describeEachDatabase('database', (use) => {

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { InsightEventName } from '../../shared/insights/insight-events';
+import type { ListEventKind, ListSource, ListStatus } from '../../shared/list/list-api';
 import type { OrderStatus } from '../../shared/orders/order-api';
 import type { ImageFormat, StoreFileKind } from '../../shared/store/files-api';
 import type { TableName } from '../../shared/tables';
@@ -47,6 +48,8 @@ export type MailDelivery = {
   last_error: string | null;
   sent_at: NullableTimestamp;
   failed_at: NullableTimestamp;
+  /** Extra headers (a list email's List-Unsubscribe), as JSON text on insert. */
+  headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 };
 
@@ -152,6 +155,39 @@ export type StoreImageVariant = {
   data: Buffer;
 };
 
+/** DESIGN.md "The mailing list": one row per address. */
+export type ListSubscriber = {
+  id: Generated<number>;
+  email: string;
+  name: Generated<string>;
+  status: ColumnType<ListStatus, ListStatus | undefined, ListStatus>;
+  source: ListSource;
+  created_at: CreatedAt;
+  confirmed_at: NullableTimestamp;
+  unsubscribed_at: NullableTimestamp;
+  updated_at: Timestamp;
+};
+
+/** Append-only proof of consent. */
+export type ListConsentEvent = {
+  id: Generated<number>;
+  subscriber_id: number | null;
+  kind: ListEventKind;
+  wording_version: number | null;
+  source: string;
+  created_at: CreatedAt;
+};
+
+export type ListToken = {
+  token_hash: string;
+  subscriber_id: number;
+  purpose: 'confirm' | 'unsubscribe';
+  created_at: CreatedAt;
+};
+
+/** An erased address's hash, kept so an import does not add it back. */
+export type ListSuppression = { email_hash: string; created_at: CreatedAt };
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -171,4 +207,8 @@ export type Database = CoversEveryTable<{
   store_files: StoreFile;
   store_file_chunks: StoreFileChunk;
   store_image_variants: StoreImageVariant;
+  list_subscribers: ListSubscriber;
+  list_consent_events: ListConsentEvent;
+  list_tokens: ListToken;
+  list_suppressions: ListSuppression;
 }>;

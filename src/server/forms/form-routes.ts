@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import { isFormKind } from '../../shared/forms/form-fields';
 import type { FormAnswer } from '../../shared/forms/form-api';
+import { createListService } from '../list/list-service';
 import { createFormService } from './submit-service';
 
 /** A message of 5,000 characters fits several times over; anything bigger is not a form. */
@@ -40,6 +41,12 @@ export const formRoutes: FastifyPluginAsync = async (app) => {
     config: app.config,
     store: app.store,
     wakeWorker: () => app.deliveryWorker.wake(),
+    list: createListService({
+      db: app.database.db,
+      config: app.config,
+      store: app.store,
+      wakeWorker: () => app.deliveryWorker.wake(),
+    }),
   });
 
   app.post<{ Params: { form: string } }>(

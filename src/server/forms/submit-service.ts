@@ -16,7 +16,9 @@ import { sendAnswering } from '../mail/send-answering';
 import { HONEYPOT_FIELD, type FormKind } from '../../shared/forms/form-fields';
 import { firstIssue, type FormInput } from '../../shared/forms/form-schemas';
 import { formDefinition, type FormDefinition } from './form-definitions';
+import type { ListService } from '../list/list-service';
 import type { StoreService } from '../store/store-plugin';
+import { LIST_CONSENT_FIELD } from '../../shared/list/list-api';
 
 export type SubmitResult =
   | { status: 'success'; emailSent: boolean; guideUrl?: string }
@@ -34,6 +36,8 @@ export type FormServiceDeps = {
   store: Pick<StoreService, 'published'>;
   /** Tells the delivery worker a new email is queued, so it sends it now, not at its next poll. */
   wakeWorker(): void;
+  /** The mailing list, asked when the free-guide form carries `listConsent: true`. */
+  list?: Pick<ListService, 'ask'>;
 };
 
 /** The columns the submit flow touches, common to the four tables the forms write. */
@@ -50,6 +54,15 @@ type SubmissionRow = {
 type SubmissionDb = Record<FormDefinition['table'], SubmissionRow> & {
   mail_deliveries: MailDelivery;
 };
+
+/** The free-guide form's consent box was ticked: exactly `true`, nothing else counts. */
+function listConsentGiven(body: unknown): boolean {
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    (body as Record<string, unknown>)[LIST_CONSENT_FIELD] === true
+  );
+}
 
 function honeypotFilled(body: unknown): boolean {
   if (typeof body !== 'object' || body === null) return false;
@@ -70,7 +83,37 @@ export function createFormService(deps: FormServiceDeps) {
   // The four tables share these columns; the definitions decide which of them a form writes.
   const db = deps.db as unknown as Kysely<SubmissionDb>;
 
+  /**
+   * The form's own flow, then, for a free-guide request with the consent box ticked, the
+   * list's: the guide's answer is the same either way, and a failure of the list's step is
+   * logged, never shown (the guide is never conditional on the list).
+   */
   async function submit<K extends FormKind>(
+    form: K,
+    body: unknown,
+    log: FastifyBaseLogger,
+  ): Promise<SubmitResult> {
+    const result = await submitRecord(form, body, log);
+    if (
+      form === 'free-guide' &&
+      deps.list &&
+      (result.status === 'success' || result.status === 'duplicate') &&
+      listConsentGiven(body) &&
+      !honeypotFilled(body)
+    ) {
+      const parsed = formDefinition('free-guide').schema.safeParse(body);
+      if (parsed.success) {
+        await deps.list
+          .ask({ ...parsed.data, source: 'free-guide', via: 'free-guide form' })
+          .catch((error: unknown) =>
+            log.error({ err: error }, 'Could not record a list consent from the free-guide form'),
+          );
+      }
+    }
+    return result;
+  }
+
+  async function submitRecord<K extends FormKind>(
     form: K,
     body: unknown,
     log: FastifyBaseLogger,

@@ -7,7 +7,12 @@ import type { MailMessage } from './mail-message';
 export type ClaimedDelivery = Pick<
   MailDelivery,
   'source_table' | 'recipient' | 'reply_to' | 'subject' | 'html' | 'text' | 'last_error'
-> & { id: number; source_id: number; attempts: number };
+> & {
+  id: number;
+  source_id: number;
+  attempts: number;
+  headers: Record<string, string> | null;
+};
 
 /** The columns of a new delivery row about one record. */
 export function deliveryColumns(
@@ -20,6 +25,7 @@ export function deliveryColumns(
   subject: string;
   html: string;
   text: string;
+  headers: string | null;
 } {
   return {
     source_table: source.table,
@@ -28,6 +34,7 @@ export function deliveryColumns(
     subject: message.subject,
     html: message.html,
     text: message.text,
+    headers: message.headers ? JSON.stringify(message.headers) : null,
   };
 }
 
@@ -39,6 +46,7 @@ export function deliveryMessage(delivery: ClaimedDelivery): MailMessage {
     html: delivery.html,
     text: delivery.text,
     ...(delivery.reply_to ? { replyTo: delivery.reply_to } : {}),
+    ...(delivery.headers ? { headers: delivery.headers } : {}),
   };
 }
 
@@ -66,7 +74,7 @@ export async function claimDue(
       limit ${limit}
       for update skip locked)
     returning id, source_table, source_id, recipient, reply_to, subject, html, text, attempts,
-      last_error`.execute(db);
+      last_error, headers`.execute(db);
   return claimed.rows;
 }
 

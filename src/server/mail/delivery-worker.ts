@@ -27,6 +27,12 @@ export type DeliveryWorkerOptions = {
    * reached it.
    */
   concurrency?: number;
+  /**
+   * Told of a delivery the mail server refused for good (an SMTP 5xx); true when it took care
+   * of it (a list email: the address is marked bounced), so the delivery fails now instead of
+   * being retried.
+   */
+  onPermanentFailure?(delivery: ClaimedDelivery): Promise<boolean>;
 };
 
 export type DeliveryWorker = {
@@ -132,6 +138,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (result.status === 'sent') {
       await recordSent(delivery);
       log.debug({ delivery: delivery.id, attempts: delivery.attempts }, 'Queued email delivered');
+      return;
+    }
+    if (result.permanent && (await options.onPermanentFailure?.(delivery))) {
+      await markFailed(db, delivery, result.error, []);
+      log.warn(
+        { delivery: delivery.id, error: result.error },
+        'List email refused for good; the address is marked bounced',
+      );
       return;
     }
     const state = await markFailed(db, delivery, result.error, retryDelaysMs);

@@ -8,10 +8,15 @@ export type MailMessage = {
   text: string;
   /** The visitor's address, so the owner can answer with one click. Dropped if invalid. */
   replyTo?: string;
+  /** Extra headers (a list email's List-Unsubscribe and List-Unsubscribe-Post), one line each. */
+  headers?: Record<string, string>;
 };
 
 /** What a send comes to; sending never throws. */
-export type SendResult = { status: 'sent' } | { status: 'failed'; error: string };
+export type SendResult =
+  | { status: 'sent' }
+  /** `permanent`: the mail server refused the message for good (an SMTP 5xx reply). */
+  | { status: 'failed'; error: string; permanent?: boolean };
 
 /** A message ready for a transport: one-line headers, valid addresses, a sender. */
 export type OutgoingMail = MailMessage & { from: string };
@@ -42,5 +47,16 @@ export function toOutgoing(message: MailMessage, from: string): OutgoingMail {
     message.replyTo !== undefined && isValidAddress(message.replyTo.trim())
       ? message.replyTo.trim()
       : undefined;
-  return { ...message, from: singleLine(from), subject: singleLine(message.subject), replyTo };
+  const headers = message.headers
+    ? Object.fromEntries(
+        Object.entries(message.headers).map(([name, value]) => [name, singleLine(value)]),
+      )
+    : undefined;
+  return {
+    ...message,
+    from: singleLine(from),
+    subject: singleLine(message.subject),
+    replyTo,
+    ...(headers ? { headers } : {}),
+  };
 }

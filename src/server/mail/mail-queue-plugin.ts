@@ -1,5 +1,9 @@
 import fp from 'fastify-plugin';
-import { createDeliveryWorker, type DeliveryWorker } from './delivery-worker';
+import {
+  createDeliveryWorker,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+} from './delivery-worker';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,14 +16,15 @@ declare module 'fastify' {
  * Runs the delivery worker from the moment the app is ready until it closes (graceful
  * shutdown waits for the sends in flight to be recorded).
  */
-export const mailQueuePlugin = fp(
-  async (app) => {
+export const mailQueuePlugin = fp<Pick<DeliveryWorkerOptions, 'onPermanentFailure'>>(
+  async (app, options) => {
     const worker = createDeliveryWorker({
       db: app.database.db,
       mailer: app.mailer,
       log: app.log,
       retryDelaysMs: app.config.mailRetryDelaysMs,
       mailTimeoutMs: app.config.mailTimeoutMs,
+      onPermanentFailure: options.onPermanentFailure,
     });
     app.decorate('deliveryWorker', worker);
     app.addHook('onReady', async () => worker.start());

@@ -88,7 +88,10 @@ export function createMailer(
           { mail: { to: message.to, subject: message.subject }, transport: config.mail.transport },
           `Mail was not sent: ${reason}`,
         );
-        return { status: 'failed', error: reason };
+        // nodemailer names the SMTP reply code of a refusal: 5xx is permanent (RFC 5321).
+        const code = (error as { responseCode?: unknown } | null)?.responseCode;
+        const permanent = !signal.aborted && typeof code === 'number' && code >= 500 && code < 600;
+        return { status: 'failed', error: reason, ...(permanent ? { permanent } : {}) };
       } finally {
         clearTimeout(timer);
       }

@@ -31,6 +31,7 @@ describeEachDatabase('POST /api/checkout', (use) => {
       success_url: `${publicUrl}/thank-you?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${publicUrl}/`,
       'metadata[store_version]': String(version),
+      'consent_collection[promotions]': 'auto',
     });
     expect(orderApp.stripeApi.requests.at(-1)?.authorization).toBe('Bearer sk_test_local');
   });

@@ -29,6 +29,9 @@ export function sessionParams(
     success_url: `${publicUrl}/thank-you?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${publicUrl}/`,
     metadata: { [STORE_VERSION_KEY]: String(published.version) },
+    // Stripe's own unticked box for promotional email; a buyer who ticks it joins the list
+    // from the verified webhook (DESIGN.md "The mailing list").
+    consent_collection: { promotions: 'auto' },
   };
 }
 

@@ -57,6 +57,8 @@ export const checkoutSessionSchema = z.object({
     }),
   ),
   metadata: z.catch(maybe(z.object({ store_version: storeVersion })), null),
+  /** The buyer's answer to the promotional consent box (`opt_in` when ticked). */
+  consent: z.catch(maybe(z.object({ promotions: maybe(z.string()) })), null),
 });
 
 export type CheckoutSession = z.infer<typeof checkoutSessionSchema>;

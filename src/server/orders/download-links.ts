@@ -1,15 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { fromNow } from '../mail/delivery-store';
+import { newToken, TOKEN_PATTERN, tokenHash } from '../http/tokens';
 import type { LinkProblem } from '../../shared/orders/order-api';
 
-/** 32 random bytes, base64url: what a download link carries. */
-export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
+export { TOKEN_PATTERN, tokenHash } from '../http/tokens';
 
 export function downloadPath(token: string): string {
   return `/download/${token}`;
@@ -19,7 +14,7 @@ export type LinkRules = { linkHours: number; downloadLimit: number };
 
 /** A new link's token and its row: the token goes into the email, only its hash into the database. */
 export function linkRow(orderId: number, rules: LinkRules) {
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   const row = {
     order_id: orderId,
     token_hash: tokenHash(token),

@@ -5,6 +5,7 @@ import type { Database, Order } from '../db/schema';
 import { deliveryRows, queueDelivery } from '../mail/delivery-store';
 import { isValidAddress, type MailMessage } from '../mail/mail-message';
 import type { Notification } from '../forms/notification-emails';
+import type { ListService } from '../list/list-service';
 import type { StoreService } from '../store/store-plugin';
 import type { CheckoutSession } from './checkout-session';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
@@ -26,6 +27,8 @@ export type OrderRow = Selectable<Order>;
  */
 export type OrderSettings = Pick<Config, 'product' | 'ownerEmail' | 'publicUrl'> & {
   store: Pick<StoreService, 'published'>;
+  /** The mailing list, for a buyer who opted in to promotional email at checkout. */
+  list?: Pick<ListService, 'confirmBuyerIn'>;
 };
 
 /**

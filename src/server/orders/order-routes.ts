@@ -21,6 +21,7 @@ import { checkoutRoute } from './checkout-route';
 import { checkoutSessionSchema, sessionOutcome } from './checkout-session';
 import { useLink } from './download-links';
 import { applySession, requestNewLink, type OrderRow, type OrderSettings } from './fulfilment';
+import { createListService } from '../list/list-service';
 import { handleEvent } from './payment-events';
 import { retrieveSession, stripeClient, verifiedEvent } from './stripe-api';
 
@@ -93,7 +94,16 @@ export const orderRoutes: FastifyPluginAsync<{
     bundleFile,
   };
   const { db } = app.database;
-  const settings: OrderSettings = { ...app.config, store: app.store };
+  const settings: OrderSettings = {
+    ...app.config,
+    store: app.store,
+    list: createListService({
+      db: app.database.db,
+      config: app.config,
+      store: app.store,
+      wakeWorker: () => app.deliveryWorker.wake(),
+    }),
+  };
   const wake = () => app.deliveryWorker.wake();
   if (options.stripe) await app.register(checkoutRoute, { stripe: options.stripe });
 

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type Stripe from 'stripe';
 import type { Database } from '../db/schema';
+import { isValidAddress } from '../mail/mail-message';
 import {
   chargeSchema,
   checkoutSessionSchema,
@@ -82,6 +83,28 @@ function parse(event: Stripe.Event): Parsed | { malformed: string } | undefined 
 }
 
 /**
+ * A paid buyer who ticked Stripe's promotional consent box joins the list, confirmed: the
+ * signed event is the proof. Nobody else is added here.
+ */
+async function joinList(
+  trx: Transaction<Database>,
+  settings: OrderSettings,
+  session: CheckoutSession,
+  outcome: 'paid' | 'pending' | 'failed',
+): Promise<boolean> {
+  if (!settings.list || outcome !== 'paid' || session.consent?.promotions !== 'opt_in') {
+    return false;
+  }
+  const email = (session.customer_details?.email ?? session.customer_email ?? '').trim();
+  if (!isValidAddress(email)) return false;
+  return settings.list.confirmBuyerIn(trx, {
+    email,
+    name: session.customer_details?.name?.trim() ?? '',
+    storeVersion: session.metadata?.store_version || null,
+  });
+}
+
+/**
  * One verified event, in one transaction: its id is recorded first, so a replay (or Stripe's
  * retry of an event already handled) changes nothing; then the order it is about changes. A
  * refund or dispute whose order has not arrived yet is kept by its payment intent, and the
@@ -116,7 +139,8 @@ export async function handleEvent(
 
     if (parsed.kind === 'session') {
       const change = await applySession(trx, settings, parsed.session, parsed.outcome);
-      return { status: 'handled', queued: change.queued };
+      const joined = await joinList(trx, settings, parsed.session, parsed.outcome);
+      return { status: 'handled', queued: change.queued || joined };
     }
     if (!parsed.revokes || !parsed.paymentIntent) return { status: 'handled', queued: false };
     const change = await closeForPayment(trx, settings, parsed.paymentIntent, parsed.status);

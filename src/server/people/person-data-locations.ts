@@ -79,6 +79,14 @@ export const personDataLocations: PersonDataLocation[] = [
   // kept as published; it holds no visitor's record.
   { table: 'store_versions', label: 'store versions', mentions: ['published_by'] },
   { table: 'store_draft', label: 'store draft', mentions: ['updated_by'] },
+  // DESIGN.md "The mailing list": the subscriber goes (its tokens with it); its consent events
+  // stay without it, beside an erased-marker (list/list-erase.ts).
+  {
+    table: 'list_subscribers',
+    label: 'mailing list',
+    owner: { column: 'email', match: 'equals' },
+    mentions: ['name'],
+  },
   // The admin who uploaded a file; a file's own name may name someone too.
   { table: 'store_files', label: 'uploaded files', mentions: ['created_by', 'name'] },
 ];

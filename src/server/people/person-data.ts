@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { PersonErased, PersonRecords } from '../../shared/admin/people-api';
 import { recordAudit } from '../admin/audit/audit-log';
 import type { Database } from '../db/schema';
+import { markErasedSubscriber } from '../list/list-erase';
 import { personDataLocations, type PersonDataLocation } from './person-data-locations';
 
 const ERASED = '[erased]';
@@ -135,6 +136,7 @@ export async function erasePerson(
 ): Promise<PersonErased> {
   return db.transaction().execute(async (trx) => {
     const erased: PersonErased['erased'] = [];
+    await markErasedSubscriber(trx, email);
     for (const location of await presentPlaces(trx)) {
       const counts = await eraseAt(trx, location, email);
       if (counts.deleted + counts.scrubbed > 0) erased.push({ table: location.table, ...counts });

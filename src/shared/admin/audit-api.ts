@@ -25,6 +25,8 @@ export const auditActions = [
   'revoke',
   'upload',
   'publish',
+  'import',
+  'unsubscribe',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

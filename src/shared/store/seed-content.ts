@@ -262,6 +262,15 @@ export function seedContent(settings: SeedSettings = seedSettingsDefaults): Stor
       subject: 'Your Soul Reset Bundle: receipt and download link',
       intro: 'Thank you for your purchase! Your Soul Reset Bundle is ready to download.',
     },
+    list: {
+      consentLabel: 'Also send me occasional emails from {product}',
+      confirmSubject: 'Please confirm your subscription',
+      confirmText:
+        'You asked for occasional emails from us. Please confirm with the button below. If it was not you, ignore this email and nothing happens.',
+      welcomeSubject: 'Welcome! Here is your free guide again',
+      welcomeText:
+        'Thank you for confirming. Here is your free guide again. From time to time we will send you a practice, a story or news about the bundle, never more than a few emails a month.',
+    },
     policies: seedPolicies,
   };
 }

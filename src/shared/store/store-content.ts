@@ -227,6 +227,18 @@ export const storeContentSchema = z
       subject: text('The receipt subject', 150),
       intro: text('The receipt opening', 600),
     }),
+    /**
+     * The mailing list's words: the popup's consent box ({product} is the product name), the
+     * confirmation email and the welcome email (the first list email after confirming). Each
+     * published wording is a version, so a consent event names the one shown.
+     */
+    list: z.object({
+      consentLabel: text('The consent box label', 200),
+      confirmSubject: text('The confirmation subject', 150),
+      confirmText: text('The confirmation text', 600),
+      welcomeSubject: text('The welcome subject', 150),
+      welcomeText: text('The welcome text', 2000),
+    }),
     policies: z.object({
       updatedOn: isoDate,
       privacy: richText('The privacy policy'),

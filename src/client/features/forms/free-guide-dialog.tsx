@@ -8,6 +8,7 @@ import { fieldLimits, HONEYPOT_FIELD } from '../../../shared/forms/form-fields';
 import { firstIssue, formSchemas } from '../../../shared/forms/form-schemas';
 import { Banner, Field, Honeypot } from '../../components/form-parts';
 import { formPrimaryButton, formSecondaryButton } from '../../components/styles';
+import { consentWording, LIST_CONSENT_FIELD } from '../../../shared/list/list-api';
 import { postForm } from './post-form';
 
 export type FreeGuideDialogProps = { onClose(): void };
@@ -23,8 +24,10 @@ export const freeGuideMessages = {
 /** The free-guide popup (SPEC.md §2, §4): a modal dialog that closes on Escape or its button. */
 export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
   const id = useId();
-  const { popup } = useStoreContent();
+  const { popup, list, product } = useStoreContent();
   const [fields, setFields] = useState({ name: '', email: '', [HONEYPOT_FIELD]: '' });
+  // Unticked until the visitor ticks it; the guide is given either way (DESIGN.md "The mailing list").
+  const [listConsent, setListConsent] = useState(false);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<Result | null>(null);
@@ -47,8 +50,9 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
       setLoading(false);
       return;
     }
-    const body: Record<string, string> = { ...parsed.data };
+    const body: Record<string, string | boolean> = { ...parsed.data };
     if (fields[HONEYPOT_FIELD]) body[HONEYPOT_FIELD] = fields[HONEYPOT_FIELD];
+    if (listConsent) body[LIST_CONSENT_FIELD] = true;
     const answer = await postForm('free-guide', body);
     setLoading(false);
     if (answer.status === 'error' || !answer.guideUrl) {
@@ -64,6 +68,7 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
 
   function requestAgain() {
     setFields({ name: '', email: '', [HONEYPOT_FIELD]: '' });
+    setListConsent(false);
     setError(null);
     setResult(null);
   }
@@ -169,6 +174,20 @@ export function FreeGuideDialog({ onClose }: FreeGuideDialogProps) {
             value={fields.email}
             onChange={(event) => setFields({ ...fields, email: event.target.value })}
           />
+          <div className="flex items-start gap-3">
+            <input
+              id={`${id}-list`}
+              name={LIST_CONSENT_FIELD}
+              type="checkbox"
+              className="mt-1 h-4 w-4 shrink-0 accent-sage-700"
+              disabled={loading}
+              checked={listConsent}
+              onChange={(event) => setListConsent(event.target.checked)}
+            />
+            <label htmlFor={`${id}-list`} className="text-sm text-ink">
+              {consentWording(list.consentLabel, product.name)}
+            </label>
+          </div>
           <Honeypot
             id={`${id}-website`}
             value={fields[HONEYPOT_FIELD]}

@@ -54,6 +54,9 @@ async function openPopup() {
   return dialog;
 }
 
+/** The store's consent wording, with the product's name in it. */
+const consentLabel = /^Also send me occasional emails from \S/;
+
 function fill(name: string, email: string) {
   fireEvent.change(screen.getByLabelText('Your Name *'), { target: { value: name } });
   fireEvent.change(screen.getByLabelText('Your Email *'), { target: { value: email } });
@@ -99,7 +102,7 @@ describe('free-guide popup (SPEC.md §4)', () => {
     const close = screen.getByRole('button', { name: 'Close' });
     // From the panel, Shift+Tab wraps to the last control (the submit is disabled while blank).
     fireEvent.keyDown(dialog, { key: 'Tab', shiftKey: true });
-    expect(document.activeElement).toBe(screen.getByLabelText('Your Email *'));
+    expect(document.activeElement).toBe(screen.getByLabelText(consentLabel));
     fireEvent.keyDown(dialog, { key: 'Tab' });
     expect(document.activeElement).toBe(close);
     fireEvent.click(close);
@@ -122,6 +125,26 @@ describe('free-guide popup (SPEC.md §4)', () => {
       'Please enter a valid email address',
     );
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('offers the list in an unticked box, sent only when ticked; the guide comes either way', async () => {
+    reply({ status: 'success', emailSent: true, guideUrl: '/guide.pdf' });
+    await openPopup();
+    const box = screen.getByLabelText(consentLabel);
+    expect(box).toHaveProperty('checked', false);
+    expect(box.getAttribute('type')).toBe('checkbox');
+    fill('Ada', 'ada@example.com');
+    fireEvent.click(box);
+    fireEvent.click(screen.getByRole('button', { name: 'Get Your Free Guide' }));
+    expect(await screen.findByText('Your guide is ready!')).toBeDefined();
+    expect(JSON.parse(fetchMock.mock.calls[0]![1].body as string)).toEqual({
+      name: 'Ada',
+      email: 'ada@example.com',
+      listConsent: true,
+    });
+    // Starting over unticks it.
+    fireEvent.click(screen.getByRole('button', { name: 'Request with different email' }));
+    expect(screen.getByLabelText(consentLabel)).toHaveProperty('checked', false);
   });
 
   it('shows the guide link on success, and Request with different email starts over', async () => {

@@ -11,7 +11,7 @@ export type SubmitAnswer =
  */
 export async function postForm(
   form: FormKind,
-  body: Record<string, string>,
+  body: Record<string, string | boolean>,
 ): Promise<SubmitAnswer> {
   try {
     const response = await fetch(formApiPath(form), {

@@ -290,6 +290,32 @@ export function StoreSections(): ReactNode {
       </Section>
 
       <Section
+        title="Mailing list"
+        text="The popup's consent box and the emails that confirm and welcome a subscriber. Each published wording is kept, and a subscriber's consent names the one shown."
+        paths={['list']}
+      >
+        <TextField
+          path="list.consentLabel"
+          label="Consent box label"
+          hint="{product} is replaced by the product name. The box is never ticked for the visitor."
+        />
+        <TextField path="list.confirmSubject" label="Confirmation email subject" />
+        <TextField
+          path="list.confirmText"
+          label="Confirmation email text"
+          hint="The confirm button follows it."
+          rows={3}
+        />
+        <TextField path="list.welcomeSubject" label="Welcome email subject" />
+        <TextField
+          path="list.welcomeText"
+          label="Welcome email text"
+          hint="The free guide's download button and the unsubscribe link follow it."
+          rows={4}
+        />
+      </Section>
+
+      <Section
         title="After the purchase"
         text="The thank-you page and the receipt email every buyer gets."
         paths={['thankYou', 'receipt']}

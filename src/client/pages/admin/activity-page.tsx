@@ -28,6 +28,8 @@ const actionNames: Record<AuditEntry['action'], string> = {
   revoke: 'Revoked links',
   upload: 'Uploaded',
   publish: 'Published',
+  import: 'Imported subscribers',
+  unsubscribe: 'Unsubscribed',
 };
 
 const actionLooks: Record<AuditEntry['action'], string> = {
@@ -41,6 +43,8 @@ const actionLooks: Record<AuditEntry['action'], string> = {
   revoke: 'bg-red-50 text-red-800',
   upload: 'bg-sage-100 text-sage-800',
   publish: 'bg-sage-100 text-sage-800',
+  import: 'bg-sage-100 text-sage-800',
+  unsubscribe: 'bg-sand-100 text-ink',
 };
 
 function rowsText(entry: AuditEntry): string {
