@@ -109,4 +109,31 @@ describeEachDatabase('PRICE_RULES on the served page and the Store page', (use) 
     expect(after.prices.live.lowest30Cents).toBe(2700);
     expect(after.prices.draft.warnings.join(' ')).toMatch(/lowest price .* is \$27\.00/);
   });
+
+  it('a sale: its end is on the page, and every instance serves the regular price within 5 s of it', async () => {
+    const { draft } = (await admin(STORE_PATH)).json() as StoreState;
+    const endsAt = new Date(Date.now() + 2_000).toISOString();
+    const product = { ...draft.product, priceCents: 8900, compareAtCents: null };
+    const content = { ...draft, product: { ...product, sale: { priceCents: 4900, endsAt } } };
+    expect((await admin(STORE_PATH, 'PUT', { content })).statusCode).toBe(200);
+    expect((await admin(STORE_PUBLISH_PATH, 'POST')).statusCode).toBe(201);
+    await everyone();
+    for (const app of [eu, off]) {
+      expect(await offerServed(app)).toMatchObject({ price: '$49', endsAt });
+    }
+    const endedAt = Date.parse(endsAt);
+    const regularAfter: number[] = [];
+    for (const app of [eu, off]) {
+      while (Date.now() - endedAt < 5_000) {
+        const offer = await offerServed(app);
+        if (offer.price === '$89' && offer.endsAt === undefined && !offer.former) {
+          regularAfter.push(Date.now() - endedAt);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect(regularAfter).toHaveLength(2);
+    expect(Math.min(...regularAfter)).toBeGreaterThanOrEqual(0);
+  });
 });

@@ -176,11 +176,13 @@ export async function priceVersions(db: Kysely<Database>): Promise<PricedVersion
     price_cents: string | null;
     currency: string | null;
     compare_at_cents: string | null;
+    sale: PricedVersion['sale'] | null;
   }>`
     select version, published_at,
       content->'product'->>'priceCents' as price_cents,
       lower(content->'product'->>'currency') as currency,
-      content->'product'->>'compareAtCents' as compare_at_cents
+      content->'product'->>'compareAtCents' as compare_at_cents,
+      content->'product'->'sale' as sale
     from store_versions order by version`.execute(db);
   return rows.flatMap((row) =>
     row.price_cents === null || row.currency === null
@@ -192,6 +194,7 @@ export async function priceVersions(db: Kysely<Database>): Promise<PricedVersion
             priceCents: Number(row.price_cents),
             currency: row.currency,
             compareAtCents: row.compare_at_cents === null ? null : Number(row.compare_at_cents),
+            sale: row.sale ?? undefined,
           },
         ],
   );

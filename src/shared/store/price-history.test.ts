@@ -126,4 +126,51 @@ describe('price history', () => {
       warnings: [],
     });
   });
+
+  describe('a sale', () => {
+    const sale = (endsAt: Date, startsAt?: Date) => ({
+      ...on(2700, null),
+      sale: {
+        priceCents: 1900,
+        endsAt: endsAt.toISOString(),
+        ...(startsAt ? { startsAt: startsAt.toISOString() } : {}),
+      },
+    });
+    const regular = priceSpans(history([60, 2700]));
+
+    it('is the price until its end, struck from the regular one; at the end, the regular price', () => {
+      const ends = new Date(now.getTime() + 3_600_000);
+      const during = shownProduct('off', regular, sale(ends, daysAgo(1)), now);
+      expect(during).toMatchObject({ priceCents: 1900, compareAtCents: 2700 });
+      expect(during.sale?.endsAt).toBe(ends.toISOString());
+      const atEnd = shownProduct('off', regular, sale(ends, daysAgo(1)), ends);
+      expect(atEnd).toMatchObject({ priceCents: 2700, compareAtCents: null });
+      expect(atEnd.sale).toBeUndefined();
+      // Not started yet: the regular price.
+      const early = shownProduct('off', regular, sale(ends, new Date(now.getTime() + 60_000)), now);
+      expect(early.priceCents).toBe(2700);
+    });
+
+    it('eu: struck from the lowest price of the 30 days before it started', () => {
+      const ends = new Date(now.getTime() + 3_600_000);
+      expect(shownProduct('eu', regular, sale(ends, daysAgo(1)), now).compareAtCents).toBe(2700);
+      // A version published during the sale keeps its start: an earlier sale in the window
+      // at the same price means no reduction.
+      const again = priceSpans([
+        { version: 1, from: daysAgo(60), priceCents: 2700, currency: 'usd', compareAtCents: null },
+        {
+          version: 2,
+          from: daysAgo(20),
+          priceCents: 2700,
+          currency: 'usd',
+          compareAtCents: null,
+          sale: { priceCents: 1900, endsAt: daysAgo(10).toISOString() },
+        },
+      ]);
+      expect(again.map((span) => span.priceCents)).toEqual([2700, 1900, 2700]);
+      expect(shownProduct('eu', again, sale(ends, daysAgo(1)), now).compareAtCents).toBeNull();
+      // us: the regular price was live 60 days: the comparison stands.
+      expect(shownProduct('us', regular, sale(ends, daysAgo(1)), now).compareAtCents).toBe(2700);
+    });
+  });
 });

@@ -15,6 +15,9 @@ export const EU_WINDOW_DAYS = 30;
 export const US_WINDOW_DAYS = 90;
 export const US_MIN_DAYS = 30;
 
+type Product = StoreContent['product'];
+type Sale = NonNullable<Product['sale']>;
+
 /** One published version's price, live from `from` until the next version's `from`. */
 export type PricedVersion = {
   version: number;
@@ -22,7 +25,56 @@ export type PricedVersion = {
   priceCents: number;
   currency: string;
   compareAtCents: number | null;
+  sale?: Sale | undefined;
 };
+
+/** The product's sale when it is live at `now` (started, not ended), else undefined. */
+export function liveSale(product: Pick<Product, 'sale'>, now: Date): Sale | undefined {
+  const { sale } = product;
+  if (!sale) return undefined;
+  const starts = sale.startsAt ? Date.parse(sale.startsAt) : -Infinity;
+  return starts <= now.getTime() && now.getTime() < Date.parse(sale.endsAt) ? sale : undefined;
+}
+
+/** A version's price from `from` to `to`: its regular price, with its sale's stretch cut out. */
+function spansOf(
+  from: Date,
+  to: Date | undefined,
+  version: Pick<PricedVersion, 'priceCents' | 'currency' | 'sale'>,
+): PriceSpan[] {
+  const { priceCents, currency, sale } = version;
+  const regular = (a: Date, b: Date | undefined): PriceSpan => ({
+    from: a,
+    to: b,
+    priceCents,
+    currency,
+  });
+  if (!sale) return [regular(from, to)];
+  const starts = new Date(
+    Math.max(from.getTime(), sale.startsAt ? Date.parse(sale.startsAt) : -Infinity),
+  );
+  const ends = new Date(Math.min(to?.getTime() ?? Infinity, Date.parse(sale.endsAt)));
+  if (starts >= ends) return [regular(from, to)];
+  return [
+    regular(from, starts),
+    { from: starts, to: ends, priceCents: sale.priceCents, currency },
+    regular(ends, to),
+  ].filter((span) => !span.to || span.to > span.from);
+}
+
+/** Spans in order, those of one price next to each other merged into one. */
+function merged(spans: PriceSpan[]): PriceSpan[] {
+  const out: PriceSpan[] = [];
+  for (const span of spans) {
+    const last = out.at(-1);
+    if (last && last.priceCents === span.priceCents && last.currency === span.currency) {
+      last.to = span.to;
+    } else {
+      out.push({ ...span });
+    }
+  }
+  return out.filter((span) => !span.to || span.to > span.from);
+}
 
 /** A stretch of time at one price; `to` undefined while it lasts. */
 export type PriceSpan = { from: Date; to: Date | undefined; priceCents: number; currency: string };
@@ -32,22 +84,9 @@ export function priceSpans(versions: readonly PricedVersion[]): PriceSpan[] {
   const sorted = [...versions].sort(
     (a, b) => a.from.getTime() - b.from.getTime() || a.version - b.version,
   );
-  const spans: PriceSpan[] = [];
-  sorted.forEach((version, index) => {
-    const to = sorted[index + 1]?.from;
-    const last = spans.at(-1);
-    if (last && last.priceCents === version.priceCents && last.currency === version.currency) {
-      last.to = to;
-      return;
-    }
-    spans.push({
-      from: version.from,
-      to,
-      priceCents: version.priceCents,
-      currency: version.currency,
-    });
-  });
-  return spans.filter((span) => !span.to || span.to > span.from);
+  return merged(
+    sorted.flatMap((version, index) => spansOf(version.from, sorted[index + 1]?.from, version)),
+  );
 }
 
 /** The price live at `at`, or undefined before the first version. */
@@ -101,8 +140,6 @@ export function daysLiveAt(
   return ms / DAY_MS;
 }
 
-type Product = StoreContent['product'];
-
 /** The facts about a product's struck-through price beside its history, for the Store page. */
 export type FormerPriceCheck = {
   /** When the current price took effect (now, for a price not live yet). */
@@ -123,14 +160,8 @@ function withCurrent(spans: readonly PriceSpan[], product: Product, now: Date): 
   const past = spans
     .filter((span) => span.from < now)
     .map((span) => (span.to && span.to <= now ? span : { ...span, to: now }));
-  const last = past.at(-1);
-  if (last && last.priceCents === product.priceCents && last.currency === product.currency) {
-    return [...past.slice(0, -1), { ...last, to: undefined }];
-  }
-  return [
-    ...past,
-    { from: now, to: undefined, priceCents: product.priceCents, currency: product.currency },
-  ];
+  // The sale's stretch before now is history already; from now on, the product's own prices.
+  return merged([...past, ...spansOf(now, undefined, product)]);
 }
 
 /** What the history says of `product`'s former price at `now`. */
@@ -143,7 +174,8 @@ export function checkFormerPrice(
   const all = withCurrent(spans, product, now);
   const since = currentSince(all, now) ?? now;
   const lowest = lowestBefore(all, since, product.currency) ?? null;
-  const former = product.compareAtCents;
+  // During a sale the regular price is struck through.
+  const former = liveSale(product, now) ? product.priceCents : product.compareAtCents;
   const formerDays = former === null ? 0 : daysLiveAt(all, former, product.currency, now);
   const warnings: string[] = [];
   if (former !== null) {
@@ -173,10 +205,13 @@ export function checkFormerPrice(
 }
 
 /**
- * The product as the page shows it under `rules` at `now`: `off` keeps the typed former price;
- * `eu` strikes through the lowest price of the 30 days before the current price took effect,
- * and none when that is not above the price; `us` keeps the typed former price only if it was
- * live at least 30 of the last 90 days. Only a typed former price announces a reduction.
+ * The product as the page shows it under `rules` at `now`. A live sale's price is the price,
+ * struck from the regular one, and the sale stays on the product (its end is shown); a sale
+ * not live is dropped, so at its end the page is the regular one again. `off` keeps the typed
+ * former price; `eu` strikes through the lowest price of the 30 days before the current price
+ * took effect, and none when that is not above the price; `us` keeps the former price only if
+ * it was live at least 30 of the last 90 days. Only a typed former price or a sale announces
+ * a reduction.
  */
 export function shownProduct(
   rules: PriceRules,
@@ -184,14 +219,19 @@ export function shownProduct(
   product: Product,
   now: Date,
 ): Product {
-  if (rules === 'off' || product.compareAtCents === null) return product;
+  const regular = { ...product };
+  delete regular.sale;
+  const sale = liveSale(product, now);
+  const typed = sale ? product.priceCents : product.compareAtCents;
+  const shown: Product = sale ? { ...regular, priceCents: sale.priceCents, sale } : regular;
+  if (rules === 'off' || typed === null) return { ...shown, compareAtCents: typed };
   const all = withCurrent(spans, product, now);
   if (rules === 'eu') {
     const since = currentSince(all, now) ?? now;
     const lowest = lowestBefore(all, since, product.currency);
-    const compareAtCents = lowest !== undefined && lowest > product.priceCents ? lowest : null;
-    return { ...product, compareAtCents };
+    const compareAtCents = lowest !== undefined && lowest > shown.priceCents ? lowest : null;
+    return { ...shown, compareAtCents };
   }
-  const days = daysLiveAt(all, product.compareAtCents, product.currency, now);
-  return days >= US_MIN_DAYS ? product : { ...product, compareAtCents: null };
+  const days = daysLiveAt(all, typed, product.currency, now);
+  return { ...shown, compareAtCents: days >= US_MIN_DAYS ? typed : null };
 }

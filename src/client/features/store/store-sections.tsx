@@ -5,7 +5,14 @@ import { offerOf } from '../../../shared/store/offer';
 import type { StoreContent } from '../../../shared/store/store-content';
 import { FileField, ImageField } from './store-media-fields';
 import { ListEditor, RichTextField, Section, TextField, useStoreFields } from './store-fields';
-import { COMPARE_AT_PATH, contentOf, PRICE_PATH } from './store-form';
+import {
+  COMPARE_AT_PATH,
+  contentOf,
+  PRICE_PATH,
+  SALE_ENDS_PATH,
+  SALE_PRICE_PATH,
+  SALE_STARTS_PATH,
+} from './store-form';
 
 type Part = StoreContent['parts'][number];
 type Testimonial = StoreContent['testimonials']['items'][number];
@@ -160,6 +167,26 @@ export function StoreSections({ prices }: { prices?: StorePrices }): ReactNode {
           <TextField path="product.currency" label="Currency" hint="Such as usd or eur." />
         </div>
         <PriceLine />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <TextField
+            path={SALE_PRICE_PATH}
+            label="Sale price (optional)"
+            inputMode="decimal"
+            hint="Charged from the start until the end; then the price above again."
+          />
+          <TextField
+            path={SALE_STARTS_PATH}
+            label="Sale starts"
+            type="datetime-local"
+            hint="Empty: at once."
+          />
+          <TextField
+            path={SALE_ENDS_PATH}
+            label="Sale ends"
+            type="datetime-local"
+            hint="Your time zone."
+          />
+        </div>
         {prices && <PriceHistoryNote prices={prices} currency={product.currency} />}
         <TextField
           path="product.checkoutUrl"
