@@ -55,6 +55,7 @@ export async function startStripeApiServer(): Promise<StripeApiServer> {
         object: 'checkout.session',
         status: 'open',
         payment_status: 'unpaid',
+        created: Math.floor(Date.now() / 1000),
         amount_total: Number(fields['line_items[0][price_data][unit_amount]']),
         currency: fields['line_items[0][price_data][currency]'],
         metadata: { store_version: fields['metadata[store_version]'] },

@@ -22,6 +22,8 @@ export type TestSession = {
   customer_email: string | null;
   /** What the server put on a session it created (metadata.store_version). */
   metadata?: Record<string, string>;
+  /** When Stripe created it (Unix seconds). */
+  created?: number;
 };
 
 /** A Checkout Session as Stripe sends it for the bundle's Payment Link: paid, $27. */
@@ -36,6 +38,7 @@ export function checkoutSession(overrides: Partial<TestSession> = {}): TestSessi
     payment_intent: newPaymentIntentId(),
     customer_details: { email: 'buyer@example.com', name: 'Bea Buyer' },
     customer_email: null,
+    created: Math.floor(Date.now() / 1000),
     ...overrides,
   };
 }

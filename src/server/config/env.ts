@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { guideUrlDefault } from '../../shared/public-config';
 import { publicConfigDefaults } from '../../shared/public-config-defaults';
+import { PRICE_RULES } from '../../shared/store/price-history';
 import { seedSettingsDefaults } from '../../shared/store/seed-content';
 
 /**
@@ -303,6 +304,13 @@ export const envSchema = z.object({
         ),
       ),
       'usd',
+    ),
+  ),
+  PRICE_RULES: setting(
+    'What the page may strike through beside the price (docs/prices-and-promotions.md): `off` shows the former price the owner typed; `eu` shows the lowest price live in the 30 days before the current price took effect, and no reduction without one; `us` shows the former price only if it was live at least 30 of the last 90 days.',
+    z._default(
+      optional(z.enum(PRICE_RULES, { error: `must be one of ${PRICE_RULES.join(', ')}` })),
+      'off',
     ),
   ),
   DOWNLOAD_LINK_HOURS: setting(

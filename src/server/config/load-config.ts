@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type * as z from 'zod/mini';
+import type { PriceRules } from '../../shared/store/price-history';
 import { envSchema, type Env } from './env';
 
 export type MailSettings =
@@ -59,6 +60,8 @@ export type Config = {
   drainMs: number;
   stripe: StripeSettings | undefined;
   product: ProductSettings;
+  /** PRICE_RULES: what the page may strike through beside the price. */
+  priceRules: PriceRules;
   uploads: UploadSettings;
 };
 
@@ -180,6 +183,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       linkHours: env.DOWNLOAD_LINK_HOURS,
       downloadLimit: env.DOWNLOAD_LIMIT,
     },
+    priceRules: env.PRICE_RULES,
     uploads: {
       imageMaxBytes: env.UPLOAD_IMAGE_MAX_MB * MB,
       fileMaxBytes: env.UPLOAD_FILE_MAX_MB * MB,

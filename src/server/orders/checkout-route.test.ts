@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { CHECKOUT_PATH } from '../../shared/orders/checkout-api';
 import { useOrdersApp } from '../../../tests/support/orders-app';
@@ -55,5 +56,25 @@ describeEachDatabase('POST /api/checkout', (use) => {
     } finally {
       orderApp.stripeApi.failing = false;
     }
+  });
+
+  it('carries a live sale’s price, and the regular price once the sale has ended', async () => {
+    const { db } = orderApp.app.database;
+    const { content } = orderApp.app.store.published();
+    const endsAt = new Date(Date.now() + 1_500).toISOString();
+    const product = { ...content.product, sale: { priceCents: 1900, endsAt } };
+    await sql`insert into store_versions (version, content, published_by)
+      select max(version) + 1, ${JSON.stringify({ ...content, product })}::jsonb, 'test'
+      from store_versions`.execute(db);
+    await orderApp.app.store.refresh();
+    expect((await checkout()).statusCode).toBe(200);
+    expect(orderApp.stripeApi.created.at(-1)?.['line_items[0][price_data][unit_amount]']).toBe(
+      '1900',
+    );
+    await new Promise((resolve) => setTimeout(resolve, Date.parse(endsAt) - Date.now() + 10));
+    expect((await checkout()).statusCode).toBe(200);
+    expect(orderApp.stripeApi.created.at(-1)?.['line_items[0][price_data][unit_amount]']).toBe(
+      String(content.product.priceCents),
+    );
   });
 });

@@ -3,17 +3,21 @@ import type Stripe from 'stripe';
 import { CHECKOUT_PATH, type CheckoutAnswer } from '../../shared/orders/checkout-api';
 import { HttpError } from '../http/errors';
 import { requireSameOrigin } from '../http/same-origin';
+import type { StoreContent } from '../../shared/store/store-content';
 import type { PublishedStore } from '../store/store-plugin';
 
 /** The Checkout Session's metadata key naming the store version it was priced from. */
 export const STORE_VERSION_KEY = 'store_version';
 
-/** What Stripe is asked to sell: the published product at its published price, once. */
+/**
+ * What Stripe is asked to sell: the published product at its price now (a live sale's price,
+ * the regular one once it has ended), once.
+ */
 export function sessionParams(
   published: PublishedStore,
   publicUrl: string,
+  product: StoreContent['product'] = published.content.product,
 ): Stripe.Checkout.SessionCreateParams {
-  const { product } = published.content;
   return {
     mode: 'payment',
     line_items: [
@@ -49,7 +53,7 @@ export const checkoutRoute: FastifyPluginAsync<{ stripe: Stripe }> = async (app,
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(
-          sessionParams(published, app.config.publicUrl),
+          sessionParams(published, app.config.publicUrl, app.store.shownProduct()),
         );
       } catch (error) {
         request.log.error({ err: error }, 'Could not create a Stripe Checkout Session');

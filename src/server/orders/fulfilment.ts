@@ -179,6 +179,7 @@ export async function applySession(
   // some moment of the last 24 hours (a buyer may pay a while after opening the checkout).
   const named = session.metadata?.store_version;
   const version = named ?? null;
+  const created = session.created == null ? null : new Date(session.created * 1000).toISOString();
   const { rows } = await sql<
     OrderRow & {
       closing: string | null;
@@ -208,8 +209,19 @@ export async function applySession(
           select version, content, lead(published_at) over (order by version) as ended_at
           from store_versions
         ) v
-        where (v.content->'product'->>'priceCents')::bigint = orders.amount_total
-          and v.content->'product'->>'currency' = orders.currency
+        where v.content->'product'->>'currency' = orders.currency
+          and (
+            (v.content->'product'->>'priceCents')::bigint = orders.amount_total
+            -- A sale's price, for a session created while the sale was live (its webhook or
+            -- the buyer's payment may come after the end).
+            or (
+              (v.content->'product'->'sale'->>'priceCents')::bigint = orders.amount_total
+              and ${created}::timestamptz is not null
+              and ${created}::timestamptz < (v.content->'product'->'sale'->>'endsAt')::timestamptz
+              and ${created}::timestamptz >= coalesce(
+                (v.content->'product'->'sale'->>'startsAt')::timestamptz, '-infinity')
+            )
+          )
           and case when ${version}::int is null
             then v.ended_at is null or v.ended_at > now() - interval '24 hours'
             else v.version = ${version}::int end

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { beforeEach, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { OWNER, useOrdersApp } from '../../../tests/support/orders-app';
 import { checkoutSession } from '../../../tests/support/stripe-events';
 import { describeEachDatabase } from '../../../tests/support/test-database';
@@ -20,7 +20,12 @@ describeEachDatabase('the price a payment is checked against', (use) => {
   }
 
   /** The next version at `priceCents` (in `currency`), published `age` ago. */
-  async function publish(priceCents: number, age = '0 seconds', currency = 'usd') {
+  async function publish(
+    priceCents: number,
+    age = '0 seconds',
+    currency = 'usd',
+    sale?: StoreContent['product']['sale'],
+  ) {
     const { db } = use();
     const latest = await db
       .selectFrom('store_versions')
@@ -28,7 +33,7 @@ describeEachDatabase('the price a payment is checked against', (use) => {
       .orderBy('version', 'desc')
       .executeTakeFirstOrThrow();
     const content = latest.content as StoreContent;
-    const next = { ...content, product: { ...content.product, priceCents, currency } };
+    const next = { ...content, product: { ...content.product, priceCents, currency, sale } };
     await sql`insert into store_versions (version, content, published_at, published_by)
       values (${latest.version + 1}, ${JSON.stringify(next)}::jsonb,
         now() - ${age}::interval, ${OWNER})`.execute(db);
@@ -124,4 +129,54 @@ describeEachDatabase('the price a payment is checked against', (use) => {
       expect(await reviewNote()).toContain(why);
     },
   );
+
+  describe('a sale', () => {
+    const endedAt = new Date(Date.now() - 60_000);
+    const sale = { priceCents: 1900, endsAt: endedAt.toISOString() };
+    const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+    it('its price is paid for a session created before its end, though the webhook comes after', async () => {
+      const version = await publish(2700, '2 days', 'usd', sale);
+      await pay(
+        checkoutSession({
+          amount_total: 1900,
+          created: seconds(endedAt) - 30,
+          metadata: { store_version: String(version) },
+        }),
+      );
+      await receiptFor('buyer@example.com');
+      expect((await orders())[0]!.status).toBe('paid');
+    });
+
+    it('its price is held for a session created after its end', async () => {
+      const version = await publish(2700, '2 days', 'usd', sale);
+      await pay(
+        checkoutSession({
+          amount_total: 1900,
+          created: seconds(endedAt) + 1,
+          metadata: { store_version: String(version) },
+        }),
+      );
+      expect(await reviewNote()).toContain(
+        `Paid $19.00; store version ${version} sold the product at $27.00.`,
+      );
+    });
+
+    it('its price is held for a session created before it started', async () => {
+      const starts = new Date(Date.now() - 3_600_000);
+      const version = await publish(2700, '2 days', 'usd', {
+        ...sale,
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        startsAt: starts.toISOString(),
+      });
+      await pay(
+        checkoutSession({
+          amount_total: 1900,
+          created: seconds(starts) - 10,
+          metadata: { store_version: String(version) },
+        }),
+      );
+      expect(await reviewNote()).toContain('Paid $19.00');
+    });
+  });
 });

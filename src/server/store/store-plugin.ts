@@ -5,7 +5,13 @@ import type { StoreContent } from '../../shared/store/store-content';
 import { isDatabaseUnavailable } from '../http/errors';
 import { completeContent } from './complete-content';
 import { watchPublished, type PublishedWatch } from './published-watch';
-import { newerVersion, seedFirstVersion, type PublishedStore } from './store-versions';
+import {
+  newerVersion,
+  priceVersions,
+  seedFirstVersion,
+  type PublishedStore,
+} from './store-versions';
+import { priceSpans, shownProduct, type PriceSpan } from '../../shared/store/price-history';
 
 export type { PublishedStore } from './store-versions';
 
@@ -15,6 +21,13 @@ export type StoreService = {
   published(): PublishedStore;
   /** Called after this instance starts serving a newer published version. */
   onPublish(listener: (published: PublishedStore) => void): void;
+  /** The price live at every moment since the first version, as of the last read. */
+  priceSpans(): PriceSpan[];
+  /**
+   * The live product as the page shows it at `now` under PRICE_RULES (the former price it may
+   * strike through); a draft's product as if published now when given.
+   */
+  shownProduct(now?: Date, product?: StoreContent['product']): StoreContent['product'];
   /** Reads the live version now (after a publish of this instance's own, say). */
   refresh(): Promise<PublishedStore>;
 };
@@ -56,6 +69,7 @@ export const storePlugin = fp(
       publishedAt: new Date(),
       content: seed,
     };
+    let spans: PriceSpan[] = [];
     let seeded = false;
     const listeners: ((published: PublishedStore) => void)[] = [];
 
@@ -67,6 +81,7 @@ export const storePlugin = fp(
       const newer = await newerVersion(db, published.version);
       if (!newer || newer.version <= published.version) return published;
       const before = published.version;
+      spans = priceSpans(await priceVersions(db));
       published = { ...newer, content: completeContent(newer.content, seed) };
       if (before > 0) app.log.info({ version: published.version }, 'Serving a new store version');
       // Listeners hear the first read too when it comes late (the database was away at start).
@@ -108,6 +123,9 @@ export const storePlugin = fp(
         listeners.push(listener);
       },
       refresh,
+      priceSpans: () => spans,
+      shownProduct: (now = new Date(), product = published.content.product) =>
+        shownProduct(app.config.priceRules, spans, product, now),
     } satisfies StoreService);
 
     let watch: PublishedWatch | undefined;

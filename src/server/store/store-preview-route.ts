@@ -43,7 +43,15 @@ export const storePreviewRoute: FastifyPluginAsync = async (scope) => {
       return reply
         .header('content-type', 'text/html; charset=utf-8')
         .header('x-robots-tag', 'noindex')
-        .send(withoutScripts(await pages.render(content)));
+        .send(
+          withoutScripts(
+            await pages.render({
+              ...content,
+              // The draft's prices as the page would show them if it were published now.
+              product: request.server.store.shownProduct(new Date(), content.product),
+            }),
+          ),
+        );
     },
   );
 };

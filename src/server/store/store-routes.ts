@@ -1,7 +1,10 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import * as z from 'zod/mini';
+import { formatMoney } from '../../shared/money';
+import { checkFormerPrice, type PriceRules } from '../../shared/store/price-history';
 import {
+  type StorePrices,
   type StorePublished,
   type StoreState,
   type StoreVersionPage,
@@ -17,7 +20,7 @@ import { errorBody, HttpError } from '../http/errors';
 import { pageQuery, parsedOr400 } from '../http/input';
 import { completeContent } from './complete-content';
 import { checkUploadedFiles, contentFiles } from './files/content-files';
-import { seedFromConfig } from './store-plugin';
+import { seedFromConfig, type StoreService } from './store-plugin';
 import { contentOr400, STORE_BODY_LIMIT } from './store-preview-route';
 import {
   DRAFT_ID,
@@ -49,13 +52,31 @@ function draftContent(body: unknown) {
   return contentOr400({ content: storable(content) });
 }
 
+/** What the price history says of the live and the draft former prices, at `now`. */
+function pricesOf(
+  store: StoreService,
+  rules: PriceRules,
+  draft: StoreContent,
+  live: PublishedStore,
+  now = new Date(),
+): StorePrices {
+  const check = (product: StoreContent['product']) =>
+    checkFormerPrice(store.priceSpans(), product, now, (cents) =>
+      formatMoney(cents, product.currency),
+    );
+  return { rules, live: check(live.content.product), draft: check(draft.product) };
+}
+
 async function stateOf(
   db: Kysely<Database>,
+  store: StoreService,
+  rules: PriceRules,
   draft: StoreContent,
   live: PublishedStore,
 ): Promise<StoreState> {
   return {
     draft,
+    prices: pricesOf(store, rules, draft, live),
     files: await contentFiles(db, [draft, live.content]),
     published: {
       version: live.version,
@@ -86,7 +107,13 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.get('/store', async (): Promise<StoreState> => {
     const [draft, live] = await Promise.all([readDraft(db), scope.store.refresh()]);
-    return stateOf(db, completeContent(draft.content, seed), live);
+    return stateOf(
+      db,
+      scope.store,
+      scope.config.priceRules,
+      completeContent(draft.content, seed),
+      live,
+    );
   });
 
   scope.put('/store', { bodyLimit: STORE_BODY_LIMIT }, async (request): Promise<StoreState> => {
@@ -107,7 +134,7 @@ export const storeAdminRoutes: FastifyPluginAsync = async (scope) => {
       ),
     );
     if (!updatedAt) throw new Error('The store has no draft.');
-    return stateOf(db, content, scope.store.published());
+    return stateOf(db, scope.store, scope.config.priceRules, content, scope.store.published());
   });
 
   /**

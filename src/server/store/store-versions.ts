@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { PricedVersion } from '../../shared/store/price-history';
 import type { StoreVersionPage } from '../../shared/store/store-api';
 import { STORE_VERSIONS_PAGE_SIZE } from '../../shared/store/store-api';
 import type { StoreContent } from '../../shared/store/store-content';
@@ -165,4 +166,36 @@ export async function listVersions(db: Kysely<Database>, page: number): Promise<
     page,
     pageSize: STORE_VERSIONS_PAGE_SIZE,
   };
+}
+
+/** Every published version's price, oldest first: the price history (price-history.ts). */
+export async function priceVersions(db: Kysely<Database>): Promise<PricedVersion[]> {
+  const { rows } = await sql<{
+    version: number;
+    published_at: Date;
+    price_cents: string | null;
+    currency: string | null;
+    compare_at_cents: string | null;
+    sale: PricedVersion['sale'] | null;
+  }>`
+    select version, published_at,
+      content->'product'->>'priceCents' as price_cents,
+      lower(content->'product'->>'currency') as currency,
+      content->'product'->>'compareAtCents' as compare_at_cents,
+      content->'product'->'sale' as sale
+    from store_versions order by version`.execute(db);
+  return rows.flatMap((row) =>
+    row.price_cents === null || row.currency === null
+      ? []
+      : [
+          {
+            version: Number(row.version),
+            from: new Date(row.published_at),
+            priceCents: Number(row.price_cents),
+            currency: row.currency,
+            compareAtCents: row.compare_at_cents === null ? null : Number(row.compare_at_cents),
+            sale: row.sale ?? undefined,
+          },
+        ],
+  );
 }

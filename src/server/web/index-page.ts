@@ -109,13 +109,14 @@ export async function compressPage(html: string): Promise<CompressedPage> {
 }
 
 /**
- * The page rendered and compressed once per published version and UTC year: again on the
- * first request after a publish (the store warms it at once) or after New Year, so the footer
- * never shows last year. A render that fails is tried again on the next request.
+ * The page rendered and compressed once per published version (or any other key: the prices
+ * shown at the moment, say) and UTC year: again on the first request after a publish (the
+ * store warms it at once), a change of the prices shown (a sale's end) or after New Year, so
+ * the footer never shows last year. A render that fails is tried again on the next request.
  */
 export function servedPage(
   render: (year: number) => Promise<string>,
-  version: () => number,
+  version: () => number | string,
   now: () => Date = () => new Date(),
 ): () => Promise<CompressedPage> {
   let current: { key: string; page: Promise<CompressedPage> } | undefined;

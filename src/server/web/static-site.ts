@@ -20,9 +20,16 @@ export const staticSite: FastifyPluginAsync<{
 }> = async (app, options) => {
   const { pages } = app;
   if (!pages) return;
+  // The prices shown change with time too (PRICE_RULES' windows, a sale's start and end), so
+  // the page is rendered again when they do, on the first request after.
+  const shown = () => {
+    const { version, content } = app.store.published();
+    const product = app.store.shownProduct();
+    return { key: `${version}/${JSON.stringify(product)}`, content: { ...content, product } };
+  };
   const page = servedPage(
-    (year) => pages.render(app.store.published().content, year),
-    () => app.store.published().version,
+    (year) => pages.render(shown().content, year),
+    () => shown().key,
   );
   await page();
   app.store.onPublish(() => {

@@ -10,6 +10,8 @@ export type Offer = {
   currency: string;
   /** Present with a former price: it struck through, the percentage off and the saving. */
   former?: { price: string; percentOff: number; savings: string };
+  /** A live sale's end (ISO time): the page says when the price goes back. */
+  endsAt?: string;
 };
 
 /** "$27" for whole amounts, "$27.50" otherwise: how the page writes a price. */
@@ -28,12 +30,14 @@ export function offerOf(product: StoreContent['product']): Offer {
   const value = product.priceCents / 10 ** (currencyDigits(product.currency) ?? 2);
   const currency = product.currency.toUpperCase();
   const { compareAtCents } = product;
-  if (compareAtCents === null) return { price, value, currency };
+  const ends = product.sale ? { endsAt: product.sale.endsAt } : {};
+  if (compareAtCents === null) return { price, value, currency, ...ends };
   const savings = compareAtCents - product.priceCents;
   return {
     price,
     value,
     currency,
+    ...ends,
     former: {
       price: formatPrice(compareAtCents, product.currency),
       percentOff: Math.round((savings / compareAtCents) * 100),

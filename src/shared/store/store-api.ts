@@ -1,4 +1,5 @@
 import type { StoreFileSummary } from './files-api';
+import type { FormerPriceCheck, PriceRules } from './price-history';
 import type { StoreContent } from './store-content';
 
 /**
@@ -30,9 +31,20 @@ export function storeRestorePath(version: number): string {
 
 export type PublishedVersion = { version: number; publishedAt: string; content: StoreContent };
 
+/** The struck-through prices beside the price history (DESIGN.md "Prices and promotions"). */
+export type StorePrices = {
+  /** PRICE_RULES: what the page does with the former price. */
+  rules: PriceRules;
+  /** The live version's former price now. */
+  live: FormerPriceCheck;
+  /** The draft's, as if it were published now. */
+  draft: FormerPriceCheck;
+};
+
 export type StoreState = {
   draft: StoreContent;
   published: PublishedVersion;
+  prices: StorePrices;
   /** Every uploaded file the draft or the live version names, by id. */
   files: Record<string, StoreFileSummary>;
 };

@@ -116,6 +116,27 @@ const isoDate = z.string().check(
   z.refine((value) => !Number.isNaN(Date.parse(value)), { error: 'Enter a real date.' }),
 );
 
+/** A moment as ISO 8601 with its offset ("2026-12-01T18:00:00.000Z"). */
+const isoTime = (label: string) =>
+  z.string().check(
+    z.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/, {
+      error: `${label} must be a date and time, such as 2026-12-01T18:00:00Z.`,
+    }),
+    z.refine((value) => !Number.isNaN(Date.parse(value)), {
+      error: `${label} is not a real time.`,
+    }),
+  );
+
+/**
+ * A sale (DESIGN.md "Prices and promotions"): its price from `startsAt` (or at once) until
+ * `endsAt`, when every instance serves the regular price again. Absent: no sale.
+ */
+const sale = z.object({
+  priceCents: cents('The sale price'),
+  endsAt: isoTime('The end of the sale'),
+  startsAt: z.optional(isoTime('The start of the sale')),
+});
+
 export const storeContentSchema = z
   .object({
     product: z.object({
@@ -123,6 +144,7 @@ export const storeContentSchema = z
       priceCents: cents('The price'),
       /** The struck-through former price; the discount and savings are computed from it. */
       compareAtCents: z.nullable(cents('The former price')),
+      sale: z.optional(sale),
       currency,
       checkoutUrl: webAddress,
       file: fileId,
@@ -255,6 +277,20 @@ export const storeContentSchema = z
         error: 'The former price must be higher than the price (or left empty).',
         path: ['product', 'compareAtCents'],
       },
+    ),
+    z.refine(
+      (content) =>
+        !content.product.sale || content.product.sale.priceCents < content.product.priceCents,
+      {
+        error: 'The sale price must be lower than the price.',
+        path: ['product', 'sale', 'priceCents'],
+      },
+    ),
+    z.refine(
+      (content) =>
+        !content.product.sale?.startsAt ||
+        Date.parse(content.product.sale.startsAt) < Date.parse(content.product.sale.endsAt),
+      { error: 'The sale must end after it starts.', path: ['product', 'sale', 'endsAt'] },
     ),
     z.refine(
       (content) => new Set(content.parts.map((part) => part.anchor)).size === content.parts.length,

@@ -92,7 +92,7 @@ export function TextField({
   hint?: ReactNode;
   /** A text area of this many rows instead of a line. */
   rows?: number;
-  type?: 'text' | 'url' | 'date';
+  type?: 'text' | 'url' | 'date' | 'datetime-local';
   inputMode?: 'decimal' | 'url';
 }) {
   const { form, errors, set } = useStoreFields();

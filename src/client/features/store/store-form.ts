@@ -4,6 +4,26 @@ import type { StoreContent } from '../../../shared/store/store-content';
 /** The paths whose field the owner types as text but the content keeps as cents. */
 export const PRICE_PATH = 'product.priceCents';
 export const COMPARE_AT_PATH = 'product.compareAtCents';
+/** A sale's fields, typed as text too: its price, and its start and end in the owner's time. */
+export const SALE_PRICE_PATH = 'product.sale.priceCents';
+export const SALE_STARTS_PATH = 'product.sale.startsAt';
+export const SALE_ENDS_PATH = 'product.sale.endsAt';
+
+/** An ISO time as a datetime-local field shows it, in the browser's time zone. */
+function localTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+/** A datetime-local field's value (the browser's time zone) as an ISO time; undefined if none. */
+function isoTime(text: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text.trim())) return undefined;
+  const date = new Date(text.trim());
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
 
 /**
  * The Store page's form: the content as it is being edited, with the prices as the owner
@@ -25,12 +45,15 @@ function amountText(cents: number, currency: string): string {
 }
 
 export function formOf(content: StoreContent): StoreForm {
-  const { priceCents, compareAtCents, currency } = content.product;
+  const { priceCents, compareAtCents, currency, sale } = content.product;
   return {
     content,
     prices: {
       [PRICE_PATH]: amountText(priceCents, currency),
       [COMPARE_AT_PATH]: compareAtCents === null ? '' : amountText(compareAtCents, currency),
+      [SALE_PRICE_PATH]: sale ? amountText(sale.priceCents, currency) : '',
+      [SALE_STARTS_PATH]: localTime(sale?.startsAt),
+      [SALE_ENDS_PATH]: localTime(sale?.endsAt),
     },
   };
 }
@@ -59,11 +82,38 @@ export function contentOf(form: StoreForm): { content: StoreContent } | { errors
   if (compareAt === undefined) {
     errors[COMPARE_AT_PATH] = 'Enter the former price as a number, such as 89, or leave it empty.';
   }
-  if (price === undefined || compareAt === undefined) return { errors };
+  // A sale: none when its three fields are empty; else a price and an end, a start if typed.
+  const saleText = [SALE_PRICE_PATH, SALE_STARTS_PATH, SALE_ENDS_PATH].map((path) =>
+    (form.prices[path] ?? '').trim(),
+  );
+  let sale: StoreContent['product']['sale'];
+  if (saleText.some(Boolean)) {
+    const [priceText = '', startsText = '', endsText = ''] = saleText;
+    const salePrice = cents(priceText, currency);
+    const endsAt = isoTime(endsText);
+    const startsAt = startsText ? isoTime(startsText) : undefined;
+    if (salePrice === undefined) errors[SALE_PRICE_PATH] = 'Enter the sale price, such as 19.';
+    if (endsAt === undefined) errors[SALE_ENDS_PATH] = 'Enter when the sale ends.';
+    if (startsText && startsAt === undefined) errors[SALE_STARTS_PATH] = 'Enter a real time.';
+    if (salePrice !== undefined && endsAt !== undefined) {
+      sale = { priceCents: salePrice, endsAt, ...(startsAt ? { startsAt } : {}) };
+    }
+  }
+  if (price === undefined || compareAt === undefined || Object.keys(errors).length > 0) {
+    return { errors };
+  }
+  const product = { ...content.product };
+  delete product.sale;
   return {
     content: {
       ...content,
-      product: { ...content.product, priceCents: price, compareAtCents: compareAt, currency },
+      product: {
+        ...product,
+        priceCents: price,
+        compareAtCents: compareAt,
+        currency,
+        ...(sale ? { sale } : {}),
+      },
     },
   };
 }

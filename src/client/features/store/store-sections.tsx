@@ -1,10 +1,18 @@
 import type { ReactNode } from 'react';
-import { currencyDigits } from '../../../shared/money';
+import { currencyDigits, formatMoney } from '../../../shared/money';
+import type { StorePrices } from '../../../shared/store/store-api';
 import { offerOf } from '../../../shared/store/offer';
 import type { StoreContent } from '../../../shared/store/store-content';
 import { FileField, ImageField } from './store-media-fields';
 import { ListEditor, RichTextField, Section, TextField, useStoreFields } from './store-fields';
-import { COMPARE_AT_PATH, contentOf, PRICE_PATH } from './store-form';
+import {
+  COMPARE_AT_PATH,
+  contentOf,
+  PRICE_PATH,
+  SALE_ENDS_PATH,
+  SALE_PRICE_PATH,
+  SALE_STARTS_PATH,
+} from './store-form';
 
 type Part = StoreContent['parts'][number];
 type Testimonial = StoreContent['testimonials']['items'][number];
@@ -42,6 +50,45 @@ function PriceLine() {
       )}
       .
     </p>
+  );
+}
+
+const RULES_TEXT: Record<StorePrices['rules'], string> = {
+  off: 'The page shows the former price as typed (PRICE_RULES=off).',
+  eu: 'The page shows the lowest price of those 30 days as the former price, and no reduction without one (PRICE_RULES=eu).',
+  us: 'The page shows the former price only if it was live at least 30 of the last 90 days (PRICE_RULES=us).',
+};
+
+/**
+ * The saved draft's former price beside the price history: the lowest price of the 30 days
+ * before its price took effect, and a warning (under every PRICE_RULES) when the struck-through
+ * price was not really charged, or not long enough.
+ */
+function PriceHistoryNote({ prices, currency }: { prices: StorePrices; currency: string }) {
+  const { draft } = prices;
+  const since = new Date(draft.since).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return (
+    <div className="space-y-2 text-sm" data-testid="price-history">
+      <p className="text-ink-muted">
+        Lowest price in the 30 days before the saved price took effect ({since}):{' '}
+        <strong className="text-ink">
+          {draft.lowest30Cents === null
+            ? 'none (no price was live then)'
+            : formatMoney(draft.lowest30Cents, currency)}
+        </strong>
+        . {RULES_TEXT[prices.rules]}
+      </p>
+      {draft.warnings.length > 0 && (
+        <div role="status" className="rounded-lg bg-amber-50 px-3 py-2 text-amber-900">
+          <p className="font-semibold">The former price may not be honest:</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {draft.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
   );
 }
 
@@ -103,8 +150,8 @@ function Heading({ section }: { section: string }) {
 }
 
 /** The Store page's form, a section per part of the site, in the order visitors meet them. */
-export function StoreSections(): ReactNode {
-  const { parts } = useStoreFields().form.content;
+export function StoreSections({ prices }: { prices?: StorePrices }): ReactNode {
+  const { parts, product } = useStoreFields().form.content;
   return (
     <>
       <Section
@@ -120,6 +167,27 @@ export function StoreSections(): ReactNode {
           <TextField path="product.currency" label="Currency" hint="Such as usd or eur." />
         </div>
         <PriceLine />
+        <div className="grid gap-5 sm:grid-cols-3">
+          <TextField
+            path={SALE_PRICE_PATH}
+            label="Sale price (optional)"
+            inputMode="decimal"
+            hint="Charged from the start until the end; then the price above again."
+          />
+          <TextField
+            path={SALE_STARTS_PATH}
+            label="Sale starts"
+            type="datetime-local"
+            hint="Empty: at once."
+          />
+          <TextField
+            path={SALE_ENDS_PATH}
+            label="Sale ends"
+            type="datetime-local"
+            hint="Your time zone."
+          />
+        </div>
+        {prices && <PriceHistoryNote prices={prices} currency={product.currency} />}
         <TextField
           path="product.checkoutUrl"
           label="Checkout link"

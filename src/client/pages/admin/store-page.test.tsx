@@ -26,7 +26,19 @@ function fakeStore() {
   const state = () => {
     const live = store.versions.length;
     const { content, publishedAt } = store.versions[live - 1]!;
-    return { draft: store.draft, published: { version: live, publishedAt, content }, files: {} };
+    // The seed's $89 was never charged: what the server's price history says of it.
+    const check = {
+      since: '2026-11-20T10:00:00.000Z',
+      lowest30Cents: null,
+      formerDays: 0,
+      warnings: ['The former price $89.00 was never charged: no published version sold at it.'],
+    };
+    return {
+      draft: store.draft,
+      published: { version: live, publishedAt, content },
+      files: {},
+      prices: { rules: 'eu', live: check, draft: check },
+    };
   };
   const publish = (content: StoreContent) => {
     store.versions.push({ content, publishedAt: '2026-11-25T12:00:00.000Z' });
@@ -122,6 +134,14 @@ describe('Store page', () => {
       'Shown as $27 instead of $89: 70% off, save $62.',
     );
     expect(screen.getByText('Live: version 1')).toBeTruthy();
+    const history = screen.getByTestId('price-history');
+    expect(history.textContent).toMatch(
+      /Lowest price in the 30 days before the saved price took effect \(.*2026\): none/,
+    );
+    expect(history.textContent).toContain('PRICE_RULES=eu');
+    expect(within(history).getByRole('status').textContent).toContain(
+      'The former price $89.00 was never charged',
+    );
     expect(await screen.findByText('Version 1')).toBeTruthy();
     expect(screen.queryByText('Unsaved changes')).toBeNull();
   });

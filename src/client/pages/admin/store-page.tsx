@@ -188,7 +188,7 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
         </p>
 
         <StoreFieldsProvider value={fields}>
-          <StoreSections />
+          <StoreSections prices={store.data.prices} />
         </StoreFieldsProvider>
 
         <div className="flex flex-wrap items-center gap-3">

@@ -1,8 +1,9 @@
 import { useOffer } from '../../routing/public-config';
+import { SaleEnd } from './sale-end';
 
 /** The offer in one line: $27 against the struck-through $89, 70% off, save $62 (computed). */
 export function PriceTag({ className = '' }: { className?: string }) {
-  const { price, former } = useOffer();
+  const { price, former, endsAt } = useOffer();
   return (
     <div className={`flex flex-wrap items-baseline gap-x-4 gap-y-1 ${className}`}>
       <p className="font-serif text-5xl text-sage-800">{price}</p>
@@ -17,6 +18,7 @@ export function PriceTag({ className = '' }: { className?: string }) {
           </p>
         </>
       )}
+      {endsAt && <SaleEnd endsAt={endsAt} />}
     </div>
   );
 }

@@ -1,0 +1,53 @@
+import { useCallback, useSyncExternalStore } from 'react';
+
+/** "Dec 1, 2026, 6:00 PM UTC": in UTC (the server's words) or the visitor's time zone. */
+function endText(endsAt: string, timeZone?: string): string {
+  return new Date(endsAt).toLocaleString('en-US', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZoneName: 'short',
+    ...(timeZone ? { timeZone } : {}),
+  });
+}
+
+const noChange = () => () => {};
+
+/**
+ * When a sale's price goes back (DESIGN.md "Prices and promotions"). The server writes it in
+ * UTC; after hydration React renders it again in the visitor's time zone (useSyncExternalStore's
+ * server snapshot, then the browser's), on a line of its own with its height kept, so nothing
+ * moves. At the end it says so (a new visit shows the regular price, which is what the
+ * checkout then charges).
+ */
+export function SaleEnd({ endsAt }: { endsAt: string }) {
+  const text = useSyncExternalStore(
+    noChange,
+    () => endText(endsAt),
+    () => endText(endsAt, 'UTC'),
+  );
+  const subscribeToEnd = useCallback(
+    (changed: () => void) => {
+      // setTimeout takes at most 2^31-1 ms (about 24.8 days); a later end is checked then.
+      const left = Math.min(Math.max(Date.parse(endsAt) - Date.now(), 0), 2 ** 31 - 1);
+      const timer = setTimeout(changed, left + 50);
+      return () => clearTimeout(timer);
+    },
+    [endsAt],
+  );
+  const ended = useSyncExternalStore(
+    subscribeToEnd,
+    () => Date.now() >= Date.parse(endsAt),
+    () => false,
+  );
+  return (
+    <p className="min-h-6 w-full text-sm font-semibold text-clay-700" data-testid="sale-end">
+      {ended ? (
+        'This sale has ended: the regular price applies.'
+      ) : (
+        <>
+          Sale ends <time dateTime={endsAt}>{text}</time>
+        </>
+      )}
+    </p>
+  );
+}
