@@ -22,6 +22,8 @@ export type TestSession = {
   customer_email: string | null;
   /** What the server put on a session it created (metadata.store_version). */
   metadata?: Record<string, string>;
+  /** The Payment Link's client_reference_id (the visit's source, DESIGN.md "Sources and campaigns"). */
+  client_reference_id?: string | null;
 };
 
 /** A Checkout Session as Stripe sends it for the bundle's Payment Link: paid, $27. */
