@@ -27,6 +27,7 @@ import { rateLimits } from './http/rate-limit';
 import { securityHeaders } from './http/security-headers';
 import { eventRoutes } from './insights/event-routes';
 import { insightsRoutes } from './insights/insights-routes';
+import { sourcesRoutes } from './insights/sources-routes';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailPlugin } from './mail/mail-plugin';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
@@ -71,6 +72,7 @@ const adminRoutes = [
   peopleRoutes,
   backupRoutes,
   insightsRoutes,
+  sourcesRoutes,
   adminOrderRoutes,
   storeAdminRoutes,
   storePreviewRoute,
