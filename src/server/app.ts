@@ -30,6 +30,7 @@ import { insightsRoutes } from './insights/insights-routes';
 import { listAdminRoutes } from './list/list-admin-routes';
 import { listRoutes } from './list/list-routes';
 import { markListBounced } from './list/list-service';
+import { sourcesRoutes } from './insights/sources-routes';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailPlugin } from './mail/mail-plugin';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
@@ -74,6 +75,7 @@ const adminRoutes = [
   peopleRoutes,
   backupRoutes,
   insightsRoutes,
+  sourcesRoutes,
   adminOrderRoutes,
   storeAdminRoutes,
   storePreviewRoute,

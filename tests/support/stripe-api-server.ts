@@ -58,7 +58,13 @@ export async function startStripeApiServer(): Promise<StripeApiServer> {
         created: Math.floor(Date.now() / 1000),
         amount_total: Number(fields['line_items[0][price_data][unit_amount]']),
         currency: fields['line_items[0][price_data][currency]'],
-        metadata: { store_version: fields['metadata[store_version]'] },
+        // Stripe keeps every metadata key the session was created with.
+        metadata: Object.fromEntries(
+          Object.entries(fields).flatMap(([key, value]) => {
+            const name = /^metadata\[(.+)\]$/.exec(key)?.[1];
+            return name ? [[name, value]] : [];
+          }),
+        ),
         success_url: fields.success_url,
         url: `https://checkout.stripe.test/c/pay/${id}`,
       };

@@ -24,6 +24,8 @@ export type TestSession = {
   metadata?: Record<string, string>;
   /** When Stripe created it (Unix seconds). */
   created?: number;
+  /** The Payment Link's client_reference_id (the visit's source, DESIGN.md "Sources and campaigns"). */
+  client_reference_id?: string | null;
 };
 
 /** A Checkout Session as Stripe sends it for the bundle's Payment Link: paid, $27. */

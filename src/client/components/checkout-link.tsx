@@ -1,9 +1,33 @@
 import { useState, type MouseEvent, type ReactNode } from 'react';
-import { track } from '../analytics/analytics';
+import { hasGlobalPrivacyControl, track } from '../analytics/analytics';
+import { visitSource } from '../analytics/collector';
+import { sourceReference } from '../../shared/insights/source-reference';
 import { api } from '../lib/api-client';
 import { leaveSite } from '../lib/leave-site';
 import { CHECKOUT_PATH, type CheckoutAnswer } from '../../shared/orders/checkout-api';
 import { usePublicConfig } from '../routing/public-config';
+
+/** The visit's source for the checkout: none under Global Privacy Control or for a direct visit. */
+function checkoutSource() {
+  return hasGlobalPrivacyControl() ? undefined : visitSource();
+}
+
+/**
+ * The Payment Link with the visit's source as its client_reference_id (DESIGN.md "Sources and
+ * campaigns"), which the webhook reads back; the link as published for a direct visit, under
+ * Global Privacy Control, or when it is no URL.
+ */
+export function paymentLinkWithSource(checkoutUrl: string): string {
+  try {
+    const visit = checkoutSource();
+    if (!visit) return checkoutUrl;
+    const url = new URL(checkoutUrl);
+    url.searchParams.set('client_reference_id', sourceReference(visit));
+    return url.toString();
+  } catch {
+    return checkoutUrl;
+  }
+}
 
 type CheckoutLinkProps = {
   /** Where on the page the click came from. */
@@ -17,7 +41,7 @@ type CheckoutLinkProps = {
 /**
  * A link to the external checkout that records the click: the published Payment Link in a new
  * tab or, when the server makes Checkout Sessions, a session of the published product in this
- * one (the Payment Link still, should the server not answer).
+ * one (the Payment Link still, should the server not answer). Either carries the visit's source.
  */
 export function CheckoutLink({ source, action, className, children }: CheckoutLinkProps) {
   const { store, checkoutSessions, offer } = usePublicConfig();
@@ -29,10 +53,10 @@ export function CheckoutLink({ source, action, className, children }: CheckoutLi
     if (opening) return;
     setOpening(true);
     try {
-      const { url } = await api.post<CheckoutAnswer>(CHECKOUT_PATH);
+      const { url } = await api.post<CheckoutAnswer>(CHECKOUT_PATH, checkoutSource() ?? {});
       leaveSite.to(url);
     } catch {
-      leaveSite.to(product.checkoutUrl);
+      leaveSite.to(paymentLinkWithSource(product.checkoutUrl));
     } finally {
       setOpening(false);
     }
@@ -53,6 +77,8 @@ export function CheckoutLink({ source, action, className, children }: CheckoutLi
         });
         if (action) track('cta_click', { source, action });
         if (checkoutSessions) void openSession(event);
+        // The published link is what the page renders; the source goes on it at the click.
+        else event.currentTarget.href = paymentLinkWithSource(product.checkoutUrl);
       }}
     >
       {children}

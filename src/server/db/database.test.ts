@@ -29,6 +29,9 @@ const expectedColumns: Record<
   | 'insight_salts'
   | 'insight_events'
   | 'insight_daily'
+  | 'insight_source_daily'
+  | 'insight_entry_daily'
+  | 'insight_client_daily'
   | 'store_versions'
   | 'store_draft'
   | 'store_files'
@@ -97,6 +100,11 @@ const expectedColumns: Record<
     'notes',
     'created_at',
     'updated_at',
+    // DESIGN.md "Sources and campaigns": where the buyer came from.
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    'channel',
   ],
   download_links: [
     'id',
@@ -111,8 +119,35 @@ const expectedColumns: Record<
   payment_events: ['event_id', 'type', 'session_id', 'payment_intent', 'revokes', 'received_at'],
   // DESIGN.md "Insights": a visitor is a hash; no address or user agent has a column.
   insight_salts: ['day', 'salt'],
-  insight_events: ['id', 'day', 'name', 'path', 'visitor', 'created_at'],
+  // DESIGN.md "Sources and campaigns": the visit's source and the class of its browser and
+  // device (never the user agent).
+  insight_events: [
+    'id',
+    'day',
+    'name',
+    'path',
+    'visitor',
+    'created_at',
+    'source',
+    'medium',
+    'campaign',
+    'channel',
+    'browser',
+    'device',
+  ],
   insight_daily: ['day', 'name', 'visitors', 'events'],
+  insight_source_daily: [
+    'day',
+    'source',
+    'medium',
+    'campaign',
+    'channel',
+    'name',
+    'visitors',
+    'events',
+  ],
+  insight_entry_daily: ['day', 'path', 'visitors'],
+  insight_client_daily: ['day', 'browser', 'device', 'visitors'],
   // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.
   store_versions: ['version', 'content', 'published_at', 'published_by'],
   store_draft: ['id', 'content', 'updated_at', 'updated_by'],

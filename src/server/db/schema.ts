@@ -68,6 +68,10 @@ export type Order = {
   status: ColumnType<OrderStatus, OrderStatus | undefined, OrderStatus>;
   paid_at: NullableTimestamp;
   links_revoked_at: NullableTimestamp;
+  utm_source: ColumnType<string | null, string | null | undefined, string | null>;
+  utm_medium: ColumnType<string | null, string | null | undefined, string | null>;
+  utm_campaign: ColumnType<string | null, string | null | undefined, string | null>;
+  channel: ColumnType<string | null, string | null | undefined, string | null>;
   notes: Generated<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -103,10 +107,27 @@ export type InsightEvent = {
   path: string;
   visitor: string;
   created_at: CreatedAt;
+  source: Generated<string>;
+  medium: Generated<string>;
+  campaign: Generated<string>;
+  channel: Generated<string>;
+  browser: Generated<string>;
+  device: Generated<string>;
 };
 
 export type InsightDaily = {
   day: string;
+  name: InsightEventName;
+  visitors: number;
+  events: number;
+};
+
+export type InsightSourceDaily = {
+  day: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
   name: InsightEventName;
   visitors: number;
   events: number;
@@ -202,6 +223,9 @@ export type Database = CoversEveryTable<{
   insight_salts: InsightSalt;
   insight_events: InsightEvent;
   insight_daily: InsightDaily;
+  insight_source_daily: InsightSourceDaily;
+  insight_entry_daily: { day: string; path: string; visitors: number };
+  insight_client_daily: { day: string; browser: string; device: string; visitors: number };
   store_versions: StoreVersion;
   store_draft: StoreDraft;
   store_files: StoreFile;

@@ -4,7 +4,10 @@ import { insightEventSchema } from '../../shared/insights/insights-api';
 import { HttpError } from '../http/errors';
 import { parsedOr400 } from '../http/input';
 import { utcDay } from '../../shared/utc-days';
+import { DIRECT } from '../../shared/insights/visit-source';
 import { dailyVisitor } from './daily-visitor';
+import { channelOf } from './channel';
+import { clientClassOf } from './user-agent-class';
 
 /** A visitor's pages and clicks send a handful a minute; more is a script. */
 const EVENTS_PER_MINUTE = 60;
@@ -23,7 +26,9 @@ function bodyOf(raw: unknown): unknown {
 }
 
 /**
- * POST /api/events (DESIGN.md "Insights"): the collector's sendBeacon, a JSON text body.
+ * POST /api/events (DESIGN.md "Insights"): the collector's sendBeacon, a JSON text body,
+ * with the visit's source (DESIGN.md "Sources and campaigns"), whose channel the server gives;
+ * the user agent is read for its browser and device class, and forgotten.
  * Always 204 for a valid event, stored or not, and never a cookie: an event sent under
  * Global Privacy Control, or by a crawler, is answered the same and forgotten.
  */
@@ -45,9 +50,21 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
       }
       const day = utcDay();
       const visitor = await visitorOf(day, request.ip, userAgent);
+      const source = event.source ?? DIRECT;
+      const medium = event.medium ?? '';
       await app.database.db
         .insertInto('insight_events')
-        .values({ day, name: event.name, path: event.path, visitor })
+        .values({
+          day,
+          name: event.name,
+          path: event.path,
+          visitor,
+          source,
+          medium,
+          campaign: event.campaign ?? '',
+          channel: channelOf({ source, medium, channel: event.channel }),
+          ...clientClassOf(userAgent),
+        })
         .execute();
       return reply.code(204).send();
     },

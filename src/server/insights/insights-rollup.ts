@@ -18,6 +18,26 @@ export async function rollUpInsights(trx: Kysely<Database>, now = new Date()): P
     select day, name, count(distinct visitor), count(*) from insight_events group by day, name
     on conflict (day, name) do update
       set visitors = excluded.visitors, events = excluded.events`.execute(trx);
+  // DESIGN.md "Sources and campaigns": the same per source, the entry routes and the browsers.
+  await sql`
+    insert into insight_source_daily
+      (day, source, medium, campaign, channel, name, visitors, events)
+    select day, source, medium, campaign, channel, name, count(distinct visitor), count(*)
+    from insight_events group by day, source, medium, campaign, channel, name
+    on conflict (day, source, medium, campaign, channel, name) do update
+      set visitors = excluded.visitors, events = excluded.events`.execute(trx);
+  await sql`
+    insert into insight_entry_daily (day, path, visitors)
+    select day, path, count(*) from (
+      select distinct on (day, visitor) day, path from insight_events
+      where name = 'page_view' order by day, visitor, id
+    ) entries group by day, path
+    on conflict (day, path) do update set visitors = excluded.visitors`.execute(trx);
+  await sql`
+    insert into insight_client_daily (day, browser, device, visitors)
+    select day, browser, device, count(distinct visitor) from insight_events
+    group by day, browser, device
+    on conflict (day, browser, device) do update set visitors = excluded.visitors`.execute(trx);
   await sql`
     delete from insight_events
     where day < ${today}::date - ${RAW_DAYS_KEPT}::int`.execute(trx);

@@ -22,7 +22,7 @@ function checkedDay(date: string, what: string): string {
 }
 
 /** The range asked for, both ends included; by default the last INSIGHTS_DEFAULT_DAYS. */
-function rangeOf(query: unknown): { from: string; to: string; days: string[] } {
+export function rangeOf(query: unknown): { from: string; to: string; days: string[] } {
   const asked = parsedOr400(insightsRangeSchema, query, 'Invalid range');
   const to = checkedDay(asked.to ?? utcDay(), 'to');
   const from = checkedDay(asked.from ?? addDays(to, 1 - INSIGHTS_DEFAULT_DAYS), 'from');

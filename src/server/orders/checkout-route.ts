@@ -5,9 +5,34 @@ import { HttpError } from '../http/errors';
 import { requireSameOrigin } from '../http/same-origin';
 import type { StoreContent } from '../../shared/store/store-content';
 import type { PublishedStore } from '../store/store-plugin';
+import { visitSourceSchema } from '../../shared/insights/insights-api';
+import { DIRECT } from '../../shared/insights/visit-source';
+import { channelOf } from '../insights/channel';
 
 /** The Checkout Session's metadata key naming the store version it was priced from. */
 export const STORE_VERSION_KEY = 'store_version';
+
+/**
+ * The visit's source in a Checkout Session's metadata (DESIGN.md "Sources and campaigns"), as
+ * the webhook reads it back: utm_source, utm_medium, utm_campaign and the server's channel.
+ * Nothing for a body that holds no valid source: a buyer is never kept from the checkout for it.
+ */
+export function sourceMetadata(body: unknown): Record<string, string> {
+  const parsed = visitSourceSchema.safeParse(body ?? {});
+  if (!parsed.success || !parsed.data.source || parsed.data.source === DIRECT) {
+    if (parsed.success && parsed.data.channel === 'paid') {
+      return { utm_source: DIRECT, utm_medium: '', utm_campaign: '', channel: 'paid' };
+    }
+    return {};
+  }
+  const { source, medium = '', campaign = '' } = parsed.data;
+  return {
+    utm_source: source,
+    utm_medium: medium,
+    utm_campaign: campaign,
+    channel: channelOf({ source, medium, channel: parsed.data.channel }),
+  };
+}
 
 /**
  * What Stripe is asked to sell: the published product at its price now (a live sale's price,
@@ -17,6 +42,7 @@ export function sessionParams(
   published: PublishedStore,
   publicUrl: string,
   product: StoreContent['product'] = published.content.product,
+  source: Record<string, string> = {},
 ): Stripe.Checkout.SessionCreateParams {
   return {
     mode: 'payment',
@@ -32,7 +58,7 @@ export function sessionParams(
     ],
     success_url: `${publicUrl}/thank-you?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${publicUrl}/`,
-    metadata: { [STORE_VERSION_KEY]: String(published.version) },
+    metadata: { [STORE_VERSION_KEY]: String(published.version), ...source },
     // Stripe's own unticked box for promotional email; a buyer who ticks it joins the list
     // from the verified webhook (DESIGN.md "The mailing list").
     consent_collection: { promotions: 'auto' },
@@ -41,7 +67,8 @@ export function sessionParams(
 
 /**
  * POST /api/checkout (shared/orders/checkout-api.ts): a new Checkout Session for the published
- * product. Registered only with STRIPE_SECRET_KEY.
+ * product, carrying the visit's source the buy button sends. Registered only with
+ * STRIPE_SECRET_KEY.
  */
 export const checkoutRoute: FastifyPluginAsync<{ stripe: Stripe }> = async (app, { stripe }) => {
   app.post(
@@ -53,7 +80,12 @@ export const checkoutRoute: FastifyPluginAsync<{ stripe: Stripe }> = async (app,
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(
-          sessionParams(published, app.config.publicUrl, app.store.shownProduct()),
+          sessionParams(
+            published,
+            app.config.publicUrl,
+            app.store.shownProduct(),
+            sourceMetadata(request.body),
+          ),
         );
       } catch (error) {
         request.log.error({ err: error }, 'Could not create a Stripe Checkout Session');

@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { SESSION_ID_PATTERN } from '../../shared/orders/order-api';
+import { sourceValueSchema } from '../../shared/insights/insights-api';
+import { channels, normaliseSourceValue } from '../../shared/insights/visit-source';
 
 // eslint-disable-next-line no-control-regex
 const controls = /[\u0000-\u001f\u007f\u2028\u2029]+/g;
@@ -40,6 +42,24 @@ const storeVersion = z.catch(
 );
 
 /**
+ * A source field of the metadata (DESIGN.md "Sources and campaigns"): set by our checkout, or
+ * by the owner on a Payment Link in Stripe's dashboard, so normalised here; anything that is
+ * still no source value is dropped, never making the event unreadable.
+ */
+const sourceField = z.catch(
+  z.optional(
+    z.pipe(
+      z.pipe(
+        z.string(),
+        z.transform((value: string) => normaliseSourceValue(value)),
+      ),
+      sourceValueSchema,
+    ),
+  ),
+  undefined,
+);
+
+/**
  * The parts of a Stripe Checkout Session the store reads, from a webhook event or from
  * Stripe's API. Signed or fetched with our key, it is still checked for shape.
  */
@@ -58,7 +78,20 @@ export const checkoutSessionSchema = z.object({
       name: maybe(lineOfText(200)),
     }),
   ),
-  metadata: z.catch(maybe(z.object({ store_version: storeVersion })), null),
+  metadata: z.catch(
+    maybe(
+      z.object({
+        store_version: storeVersion,
+        utm_source: sourceField,
+        utm_medium: sourceField,
+        utm_campaign: sourceField,
+        channel: z.catch(z.optional(z.enum(channels)), undefined),
+      }),
+    ),
+    null,
+  ),
+  /** The Payment Link's reference: the visit's source when our buy button opened it. */
+  client_reference_id: z.catch(maybe(z.string().check(z.maxLength(200))), null),
   /** The buyer's answer to the promotional consent box (`opt_in` when ticked). */
   consent: z.catch(maybe(z.object({ promotions: maybe(z.string()) })), null),
 });

@@ -8,6 +8,8 @@ import type { Notification } from '../forms/notification-emails';
 import type { ListService } from '../list/list-service';
 import type { StoreService } from '../store/store-plugin';
 import type { CheckoutSession } from './checkout-session';
+import { sourceOfReference } from '../../shared/insights/source-reference';
+import { channelOf } from '../insights/channel';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,
@@ -84,6 +86,32 @@ function mismatch(order: OrderRow, price: PriceCheck): string | undefined {
   if (!isValidAddress(order.email))
     return 'The payment has no valid email address to send the link to.';
   return undefined;
+}
+
+/**
+ * Where a session's buyer came from (DESIGN.md "Sources and campaigns"): the metadata's
+ * utm_source (our Checkout Session, or the owner's own keys on a session we did not create),
+ * else the Payment Link's client_reference_id; all null when it names none.
+ */
+export function orderSource(session: CheckoutSession) {
+  const metadata = session.metadata;
+  // Metadata is ours or the owner's: its channel stands. The reference came from the browser:
+  // its channel is only a hint (channelOf).
+  const visit = metadata?.utm_source
+    ? {
+        source: metadata.utm_source,
+        medium: metadata.utm_medium ?? '',
+        campaign: metadata.utm_campaign ?? '',
+        channel: metadata.channel,
+      }
+    : sourceOfReference(session.client_reference_id);
+  if (!visit) return { utm_source: null, utm_medium: null, utm_campaign: null, channel: null };
+  return {
+    utm_source: visit.source,
+    utm_medium: visit.medium,
+    utm_campaign: visit.campaign,
+    channel: (metadata?.utm_source && metadata.channel) || channelOf(visit),
+  };
 }
 
 /** The email carrying a buyer's link: a receipt for a first one. */
@@ -180,6 +208,7 @@ export async function applySession(
   const named = session.metadata?.store_version;
   const version = named ?? null;
   const created = session.created == null ? null : new Date(session.created * 1000).toISOString();
+  const from = orderSource(session);
   const { rows } = await sql<
     OrderRow & {
       closing: string | null;
@@ -188,10 +217,16 @@ export async function applySession(
       expected: PriceCheck['expected'];
     }
   >`
-    insert into orders (session_id, payment_intent, email, name, amount_total, currency)
+    insert into orders (session_id, payment_intent, email, name, amount_total, currency,
+      utm_source, utm_medium, utm_campaign, channel)
     values (${session.id}, ${session.payment_intent ?? null}, ${email}, ${name},
-      ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null})
+      ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null},
+      ${from.utm_source}, ${from.utm_medium}, ${from.utm_campaign}, ${from.channel})
     on conflict (session_id) do update set
+      utm_source = coalesce(orders.utm_source, excluded.utm_source),
+      utm_medium = coalesce(orders.utm_medium, excluded.utm_medium),
+      utm_campaign = coalesce(orders.utm_campaign, excluded.utm_campaign),
+      channel = coalesce(orders.channel, excluded.channel),
       payment_intent = coalesce(orders.payment_intent, excluded.payment_intent),
       email = case when orders.email = '' then excluded.email else orders.email end,
       name = coalesce(orders.name, excluded.name),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { insightEventNames, insightPaths } from './insight-events';
+import { channels, normaliseSourceValue, SOURCE_VALUE_MAX, type Channel } from './visit-source';
 
 /**
  * Owner insights (DESIGN.md "Insights").
@@ -18,9 +19,30 @@ import { insightEventNames, insightPaths } from './insight-events';
  * A visitor is one browser on one day: a hash of that day's random salt, the address and the
  * user agent, neither of which is stored. Visitors of a range are the sum of its days.
  */
+/**
+ * A source, medium or campaign as the collector sends it: normalised (lower case, single
+ * spaces, trimmed, no control characters) and at most SOURCE_VALUE_MAX characters. Anything
+ * else was not sent by our collector and is refused.
+ */
+export const sourceValueSchema = z.string().check(
+  z.maxLength(SOURCE_VALUE_MAX, `at most ${SOURCE_VALUE_MAX} characters`),
+  z.refine((value) => normaliseSourceValue(value) === value, 'not a normalised value'),
+);
+
+/** The visit's source fields (DESIGN.md "Sources and campaigns"); absent = a direct visit. */
+export const visitSourceShape = {
+  source: z.optional(sourceValueSchema.check(z.minLength(1))),
+  medium: z.optional(sourceValueSchema),
+  campaign: z.optional(sourceValueSchema),
+  channel: z.optional(z.enum(channels)),
+};
+
+export const visitSourceSchema = z.object(visitSourceShape);
+
 export const insightEventSchema = z.object({
   name: z.enum(insightEventNames),
   path: z.enum(insightPaths),
+  ...visitSourceShape,
 });
 
 export const ADMIN_INSIGHTS_PATH = '/api/admin/insights';
@@ -69,4 +91,51 @@ export type Insights = {
   /** Every day of the range, oldest first, days without visits included as zeros. */
   days: InsightsDay[];
   funnel: FunnelStep[];
+};
+
+export const ADMIN_INSIGHTS_SOURCES_PATH = '/api/admin/insights/sources';
+
+/**
+ * GET ADMIN_INSIGHTS_SOURCES_PATH?from&to[&source] → 200 InsightSources (DESIGN.md "Sources
+ * and campaigns"); the range as for Insights. `days` are the range's days for the one source
+ * named by `source` (every source without it).
+ */
+export function insightSourcesPath(range: { from: string; to: string }, source?: string): string {
+  const query = new URLSearchParams({ from: range.from, to: range.to });
+  if (source !== undefined) query.set('source', source);
+  return `${ADMIN_INSIGHTS_SOURCES_PATH}?${query.toString()}`;
+}
+
+export const insightSourcesQuerySchema = z.object({
+  from: z.optional(isoDate),
+  to: z.optional(isoDate),
+  source: z.optional(sourceValueSchema),
+});
+
+export type SourceRow = {
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: Channel;
+  /** Visitors of each day summed over the range. */
+  visitors: number;
+  guideRequests: number;
+  checkoutClicks: number;
+  /** Orders still paid (refunded and disputed ones are taken out). */
+  purchases: number;
+  /** Their amount in cents. */
+  revenue: number;
+};
+
+export type InsightSources = {
+  from: string;
+  to: string;
+  currency: string;
+  rows: SourceRow[];
+  /** Every day of the range for the source asked for (all sources without one). */
+  days: InsightsDay[];
+  /** Routes visitors entered the site by: the path of each visitor's first page view. */
+  entries: { path: string; visitors: number }[];
+  /** Browser and device class of visitors, from the user agent at ingestion. */
+  clients: { browser: string; device: string; visitors: number }[];
 };

@@ -27,16 +27,19 @@ const plural = (count: number, one: string, many: string) =>
   `${formatCount(count)} ${count === 1 ? one : many}`;
 
 /** What the chart shows, in words: its accessible name. */
-export function chartSummary(days: InsightsDay[]): string {
-  if (days.length === 0) return 'Daily visitors and page views: no days to show.';
+export function chartSummary(
+  days: InsightsDay[],
+  subject = 'Daily visitors and page views',
+): string {
+  if (days.length === 0) return `${subject}: no days to show.`;
   const { visitors, pageviews, purchases } = totalsOf(days);
   const span = `${days[0]!.date} to ${days.at(-1)!.date}`;
   if (visitors === 0 && pageviews === 0 && purchases === 0) {
-    return `Daily visitors and page views from ${span}: no visits yet.`;
+    return `${subject} from ${span}: no visits yet.`;
   }
   const busiest = days.reduce((best, day) => (day.visitors > best.visitors ? day : best));
   return (
-    `Daily visitors and page views from ${span}: ` +
+    `${subject} from ${span}: ` +
     `${plural(visitors, 'visitor', 'visitors')}, ${plural(pageviews, 'page view', 'page views')} ` +
     `and ${plural(purchases, 'purchase', 'purchases')} in all; the busiest day was ` +
     `${busiest.date} with ${plural(busiest.visitors, 'visitor', 'visitors')}.`
@@ -55,7 +58,16 @@ const height = (value: number, top: number) => ((BASE - TOP) * value) / top;
  * Visitors and page views per day as bars, with a dot over each day that had a purchase: a
  * plain SVG that fills the width, labelled in words, with its figures as a table below.
  */
-export function DailyChart({ days, currency }: { days: InsightsDay[]; currency: string }) {
+export function DailyChart({
+  days,
+  currency,
+  subject,
+}: {
+  days: InsightsDay[];
+  currency: string;
+  /** What the chart counts, first in its accessible name. */
+  subject?: string;
+}) {
   const top = scaleTop(Math.max(0, ...days.map((day) => Math.max(day.pageviews, day.visitors))));
   const width = Math.max(1, days.length) * SLOT;
   const middle = days[Math.floor((days.length - 1) / 2)];
@@ -96,7 +108,7 @@ export function DailyChart({ days, currency }: { days: InsightsDay[]; currency: 
           </div>
           <svg
             role="img"
-            aria-label={chartSummary(days)}
+            aria-label={chartSummary(days, subject)}
             viewBox={`0 0 ${width} ${BASE}`}
             preserveAspectRatio="none"
             className="block h-48 w-full overflow-visible sm:h-56"

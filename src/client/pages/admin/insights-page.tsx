@@ -1,6 +1,6 @@
 import { useMemo, type ReactNode } from 'react';
 import { paths } from '../../../shared/paths';
-import { navigate, useLocation } from '../../routing/router';
+import { Link, navigate, useLocation } from '../../routing/router';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
 import { DailyChart, formatDay } from '../../features/insights/daily-chart';
 import { FunnelBars } from '../../features/insights/funnel-bars';
@@ -15,6 +15,7 @@ import { isEmpty, totalsOf } from '../../features/insights/insights-summary';
 import { InsightsTotalsList } from '../../features/insights/insights-totals';
 import { RangePicker } from '../../features/insights/range-picker';
 import { useInsights } from '../../features/insights/use-insights';
+import { SourcesReport } from '../../features/insights/sources-report';
 
 const card = 'rounded-2xl border border-sand-200 bg-white px-4 py-4 shadow-sm sm:px-6';
 
@@ -94,16 +95,51 @@ function InsightsReport({ range }: { range: InsightsRange }) {
   );
 }
 
+type InsightsView = 'overview' | 'sources';
+
+/** The page's two views, kept in the address (`?view=sources`) beside the range. */
+function ViewTabs({ search, view }: { search: string; view: InsightsView }) {
+  const to = (next: InsightsView) => {
+    const params = new URLSearchParams(search);
+    if (next === 'sources') params.set('view', 'sources');
+    else params.delete('view');
+    const query = params.toString();
+    return `${paths.adminInsights}${query ? `?${query}` : ''}`;
+  };
+  const tab = (name: InsightsView, label: string) => (
+    <Link
+      to={to(name)}
+      aria-current={view === name ? 'page' : undefined}
+      className={`rounded-lg px-3.5 py-2 text-sm font-medium no-underline hover:no-underline ${
+        view === name
+          ? 'bg-sage-700 text-white'
+          : 'border border-sand-300 bg-white text-sage-800 hover:bg-sand-100'
+      }`}
+    >
+      {label}
+    </Link>
+  );
+  return (
+    <nav aria-label="Insights views" className="flex flex-wrap gap-2">
+      {tab('overview', 'Visitors and funnel')}
+      {tab('sources', 'Sources and campaigns')}
+    </nav>
+  );
+}
+
 /**
  * The owner's Insights (DESIGN.md "Insights"): visitors, page views, purchases and revenue of
  * a range of days, per day as a chart, and the funnel to a verified purchase. The range lives
- * in the address (`?from=…&to=…`).
+ * in the address (`?from=…&to=…`), and so does the view: the visitors and funnel, or where
+ * visitors and buyers came from (DESIGN.md "Sources and campaigns", `?view=sources`).
  */
 export function InsightsPage() {
   const { search } = useLocation();
   const today = utcDay();
   const range = useMemo(() => readRange(search, today), [search, today]);
   const problem = rangeProblem(range);
+  const view: InsightsView =
+    new URLSearchParams(search).get('view') === 'sources' ? 'sources' : 'overview';
 
   return (
     <section aria-labelledby="insights-heading" className="space-y-6">
@@ -112,7 +148,7 @@ export function InsightsPage() {
           Insights
         </h2>
         <p className="mt-1 text-ink-muted">
-          How many people visit, how far they get and what they buy.
+          How many people visit, where they come from, how far they get and what they buy.
         </p>
       </div>
       <RangePicker
@@ -129,7 +165,14 @@ export function InsightsPage() {
           This range cannot be shown: {problem}
         </p>
       ) : (
-        <InsightsReport range={range} />
+        <>
+          <ViewTabs search={search} view={view} />
+          {view === 'sources' ? (
+            <SourcesReport key={`${range.from}:${range.to}`} range={range} />
+          ) : (
+            <InsightsReport range={range} />
+          )}
+        </>
       )}
       <div className="space-y-1 text-sm text-ink-muted">
         <p>Days are counted in UTC.</p>

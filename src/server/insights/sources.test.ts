@@ -1,0 +1,355 @@
+import { sql } from 'kysely';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EVENTS_PATH } from '../../shared/insights/insight-events';
+import { insightSourcesPath, type InsightSources } from '../../shared/insights/insights-api';
+import { sourceReference } from '../../shared/insights/source-reference';
+import { CHECKOUT_PATH } from '../../shared/orders/checkout-api';
+import { utcDay } from '../../shared/utc-days';
+import { OWNER, useOrdersApp } from '../../../tests/support/orders-app';
+import { placesHolding } from '../../../tests/support/places-holding';
+import { freshIp, signIn } from '../../../tests/support/sign-in';
+import {
+  charge,
+  checkoutSession,
+  dispute,
+  stripeEvent,
+} from '../../../tests/support/stripe-events';
+import { describeEachDatabase } from '../../../tests/support/test-database';
+import { channelOf } from './channel';
+import { rollUpInsights } from './insights-rollup';
+import { clientClassOf } from './user-agent-class';
+
+const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+const DAY_MS = 86_400_000;
+const daysAgo = (days: number, from = new Date()) =>
+  utcDay(new Date(from.getTime() - days * DAY_MS));
+
+describe('channels', () => {
+  it.each([
+    [{ source: 'direct', medium: '' }, 'direct'],
+    [{ source: 'ig', medium: '' }, 'social'],
+    [{ source: 'l.instagram.com', medium: '' }, 'social'],
+    [{ source: 'pinterest.com', medium: '' }, 'social'],
+    [{ source: 'google.com', medium: '' }, 'search'],
+    [{ source: 'duckduckgo.com', medium: '' }, 'search'],
+    [{ source: 'newsletter', medium: '' }, 'email'],
+    [{ source: 'partner-blog', medium: 'email' }, 'email'],
+    [{ source: 'google', medium: 'cpc' }, 'paid'],
+    [{ source: 'google.com', medium: '', channel: 'paid' }, 'paid'],
+    [{ source: 'some-blog.example', medium: '' }, 'referral'],
+    [{ source: 'partner', medium: 'referral' }, 'referral'],
+    // A client cannot make a visit search or social by saying so: only paid is taken from it.
+    [{ source: 'my-blog.example', medium: '', channel: 'search' }, 'referral'],
+  ])('%j is %s', (visit, channel) => {
+    expect(channelOf(visit)).toBe(channel);
+  });
+});
+
+describe('user agent classes', () => {
+  it.each([
+    [CHROME, { browser: 'chrome', device: 'desktop' }],
+    [IPHONE, { browser: 'safari', device: 'mobile' }],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36 Edg/131.0',
+      { browser: 'edge', device: 'desktop' },
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36',
+      { browser: 'chrome', device: 'mobile' },
+    ],
+    [
+      'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1',
+      { browser: 'safari', device: 'tablet' },
+    ],
+    [
+      'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+      { browser: 'firefox', device: 'desktop' },
+    ],
+    ['curl/8.0', { browser: 'other', device: 'desktop' }],
+  ])('%s', (agent, expected) => {
+    expect(clientClassOf(agent)).toEqual(expected);
+  });
+});
+
+describeEachDatabase('sources and campaigns', (use) => {
+  const orderApp = useOrdersApp(use);
+  let cookie: string;
+
+  beforeAll(async () => {
+    cookie = await signIn(orderApp.app, orderApp.sink, OWNER);
+  });
+
+  beforeEach(async () => {
+    const { db } = use();
+    for (const table of [
+      'insight_events',
+      'insight_daily',
+      'insight_source_daily',
+      'insight_entry_daily',
+      'insight_client_daily',
+      'insight_salts',
+    ] as const)
+      await db.deleteFrom(table).execute();
+  });
+
+  const beacon = (body: unknown, ip = '198.51.100.7', userAgent = CHROME) =>
+    orderApp.app.inject({
+      method: 'POST',
+      url: EVENTS_PATH,
+      remoteAddress: ip,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': userAgent },
+      payload: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  const sources = async (range: { from: string; to: string }, source?: string) => {
+    const response = await orderApp.app.inject({
+      method: 'GET',
+      url: insightSourcesPath(range, source),
+      headers: { cookie },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<InsightSources>();
+  };
+  const today = () => utcDay();
+  const todayOnly = () => ({ from: today(), to: today() });
+  const row = (answer: InsightSources, source: string, campaign = '') =>
+    answer.rows.find((r) => r.source === source && r.campaign === campaign);
+
+  const IG_SPRING = { source: 'ig', medium: '', campaign: 'spring', channel: 'referral' };
+
+  it('stores each event with its source, the server giving the channel, and the browser class only', async () => {
+    expect((await beacon({ name: 'page_view', path: '/', ...IG_SPRING })).statusCode).toBe(204);
+    expect(
+      (await beacon({ name: 'page_view', path: '/' }, '198.51.100.8', IPHONE)).statusCode,
+    ).toBe(204);
+    const rows = await use()
+      .db.selectFrom('insight_events')
+      .select(['source', 'medium', 'campaign', 'channel', 'browser', 'device'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      {
+        source: 'ig',
+        medium: '',
+        campaign: 'spring',
+        channel: 'social',
+        browser: 'chrome',
+        device: 'desktop',
+      },
+      {
+        source: 'direct',
+        medium: '',
+        campaign: '',
+        channel: 'direct',
+        browser: 'safari',
+        device: 'mobile',
+      },
+    ]);
+    expect(await placesHolding(use().db, 'iPhone OS')).toEqual([]);
+  });
+
+  it('refuses a forged or oversized source, storing nothing', async () => {
+    const refusals: [unknown, number][] = [
+      [{ name: 'page_view', path: '/', source: 'IG' }, 400],
+      [{ name: 'page_view', path: '/', source: ' ig' }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig\u0000x' }, 400],
+      [{ name: 'page_view', path: '/', source: '' }, 400],
+      [{ name: 'page_view', path: '/', source: 'x'.repeat(101) }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig', channel: 'friends' }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig', campaign: 42 }, 400],
+      [{ name: 'page_view', path: '/', source: 'a', medium: 'b', campaign: 'c'.repeat(1000) }, 413],
+    ];
+    for (const [body, status] of refusals) {
+      const response = await beacon(body);
+      expect(response.statusCode, JSON.stringify(body).slice(0, 60)).toBe(status);
+    }
+    expect(await use().db.selectFrom('insight_events').selectAll().execute()).toEqual([]);
+  });
+
+  it('ties a utm visit through the checkout and a signed webhook to one purchase under its source, and a refund takes it out', async () => {
+    await beacon({ name: 'page_view', path: '/', ...IG_SPRING });
+    await beacon({ name: 'checkout_click', path: '/', ...IG_SPRING });
+    await beacon({ name: 'page_view', path: '/' }, '198.51.100.9');
+
+    const opened = await orderApp.app.inject({
+      method: 'POST',
+      url: CHECKOUT_PATH,
+      remoteAddress: freshIp(),
+      headers: { origin: orderApp.app.config.publicUrl },
+      payload: IG_SPRING,
+    });
+    expect(opened.statusCode).toBe(200);
+    expect(orderApp.stripeApi.created.at(-1)).toMatchObject({
+      'metadata[utm_source]': 'ig',
+      'metadata[utm_medium]': '',
+      'metadata[utm_campaign]': 'spring',
+      'metadata[channel]': 'social',
+    });
+    const created = [...orderApp.stripeApi.sessions.values()].at(-1) as {
+      id: string;
+      metadata: Record<string, string>;
+    };
+    const session = checkoutSession({ id: created.id, metadata: created.metadata });
+    await orderApp.pay(session);
+    // Another purchase with no source at all is direct.
+    await orderApp.pay();
+
+    const answer = await sources(todayOnly());
+    expect(row(answer, 'ig', 'spring')).toEqual({
+      ...IG_SPRING,
+      channel: 'social',
+      visitors: 1,
+      guideRequests: 0,
+      checkoutClicks: 1,
+      purchases: 1,
+      revenue: 2700,
+    });
+    expect(row(answer, 'direct')).toMatchObject({ visitors: 1, purchases: 1, revenue: 2700 });
+    expect(answer.rows).toHaveLength(2);
+    const [order] = await orderApp.orders();
+    expect(order).toMatchObject({ utm_source: 'ig', utm_campaign: 'spring', channel: 'social' });
+
+    // The daily chart for one source.
+    const igDays = await sources(todayOnly(), 'ig');
+    expect(igDays.days).toEqual([
+      { date: today(), visitors: 1, pageviews: 1, purchases: 1, revenue: 2700 },
+    ]);
+
+    await orderApp.deliver(stripeEvent('charge.refunded', charge(session.payment_intent, 2700)));
+    const after = await sources(todayOnly());
+    expect(row(after, 'ig', 'spring')).toMatchObject({ purchases: 0, revenue: 0, visitors: 1 });
+  });
+
+  it('attributes a Payment Link purchase through client_reference_id, and takes out a disputed one', async () => {
+    const reference = sourceReference({
+      source: 'pinterest.com',
+      medium: '',
+      campaign: '',
+      channel: 'referral',
+    });
+    expect(reference).toMatch(/^[A-Za-z0-9_-]{1,200}$/);
+    await orderApp.pay(checkoutSession({ client_reference_id: reference }));
+    const disputed = await orderApp.pay(checkoutSession({ client_reference_id: reference }));
+    await orderApp.deliver(stripeEvent('charge.dispute.created', dispute(disputed.payment_intent)));
+    // Someone else's reference is no source.
+    await orderApp.pay(checkoutSession({ client_reference_id: 'order-4711' }));
+
+    const answer = await sources(todayOnly());
+    expect(row(answer, 'pinterest.com')).toMatchObject({
+      channel: 'social',
+      purchases: 1,
+      revenue: 2700,
+    });
+    expect(row(answer, 'direct')).toMatchObject({ purchases: 1 });
+  });
+
+  it('reads the source keys of a session the site did not create, normalising them', async () => {
+    await orderApp.pay(
+      checkoutSession({
+        metadata: { utm_source: ' Newsletter ', utm_campaign: 'May', channel: 'bogus' },
+      }),
+    );
+    await orderApp.pay(checkoutSession({ metadata: { utm_source: 'x'.repeat(400) } }));
+    const orders = await orderApp.orders();
+    expect(orders.map((o) => [o.utm_source, o.utm_campaign, o.channel])).toEqual([
+      ['newsletter', 'may', 'email'],
+      ['x'.repeat(100), '', 'referral'],
+    ]);
+    expect(orders.every((o) => o.status === 'paid')).toBe(true);
+  });
+
+  it('keeps the per-source totals, entry routes and browsers when the raw days are deleted', async () => {
+    const { db } = use();
+    const now = new Date();
+    const day = daysAgo(3, now);
+    const events = [
+      {
+        visitor: 'a',
+        name: 'page_view',
+        path: '/privacy-policy',
+        source: 'ig',
+        campaign: 'spring',
+        channel: 'social',
+      },
+      {
+        visitor: 'a',
+        name: 'page_view',
+        path: '/',
+        source: 'ig',
+        campaign: 'spring',
+        channel: 'social',
+      },
+      {
+        visitor: 'a',
+        name: 'guide_requested',
+        path: '/',
+        source: 'ig',
+        campaign: 'spring',
+        channel: 'social',
+      },
+      {
+        visitor: 'b',
+        name: 'page_view',
+        path: '/',
+        source: 'google.com',
+        campaign: '',
+        channel: 'search',
+        browser: 'firefox',
+      },
+      {
+        visitor: 'c',
+        name: 'page_view',
+        path: '/',
+        source: 'direct',
+        campaign: '',
+        channel: 'direct',
+        device: 'mobile',
+      },
+    ] as const;
+    for (const event of events)
+      await db
+        .insertInto('insight_events')
+        .values({ day, ...event })
+        .execute();
+    const range = { from: daysAgo(4, now), to: today() };
+    const before = await sources(range);
+    expect(row(before, 'ig', 'spring')).toMatchObject({ visitors: 1, guideRequests: 1 });
+    expect(before.entries).toEqual([
+      { path: '/', visitors: 2 },
+      { path: '/privacy-policy', visitors: 1 },
+    ]);
+    expect(before.clients).toEqual(
+      [
+        { browser: 'other', device: 'desktop', visitors: 1 },
+        { browser: 'other', device: 'mobile', visitors: 1 },
+        { browser: 'firefox', device: 'desktop', visitors: 1 },
+      ].sort((x, y) => x.browser.localeCompare(y.browser) || x.device.localeCompare(y.device)),
+    );
+
+    await rollUpInsights(db, now);
+    expect(await db.selectFrom('insight_events').selectAll().execute()).toEqual([]);
+    expect(await sources(range)).toEqual(before);
+    const kept = await sql<{
+      n: number;
+    }>`select count(*)::int as n from insight_source_daily`.execute(db);
+    expect(kept.rows[0]!.n).toBe(4);
+  });
+
+  it('refuses a bad range or source and strangers', async () => {
+    for (const query of [
+      'from=2026-03-02&to=2026-03-01',
+      'source=IG',
+      `source=${'x'.repeat(101)}`,
+    ]) {
+      const response = await orderApp.app.inject({
+        method: 'GET',
+        url: `/api/admin/insights/sources?${query}`,
+        headers: { cookie },
+      });
+      expect(response.statusCode, query).toBe(400);
+    }
+    expect((await orderApp.app.inject('/api/admin/insights/sources')).statusCode).toBe(401);
+  });
+});
