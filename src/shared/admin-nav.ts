@@ -11,6 +11,7 @@ export const adminNav = [
   { path: paths.adminActivity, label: 'Activity' },
   { path: paths.adminPeople, label: 'People' },
   { path: paths.adminOrders, label: 'Orders' },
+  { path: paths.adminSubscribers, label: 'Subscribers' },
   { path: paths.adminBackup, label: 'Backup' },
   { path: paths.adminDeliveries, label: 'Deliveries' },
 ] as const;

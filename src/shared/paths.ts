@@ -16,6 +16,7 @@ export const paths = {
   adminActivity: '/admin/activity',
   adminPeople: '/admin/people',
   adminStore: '/admin/store',
+  adminSubscribers: '/admin/subscribers',
   downloadLink: '/download-link',
 } as const;
 

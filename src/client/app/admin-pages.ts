@@ -27,6 +27,9 @@ const screens: Record<AdminPath, Page> = {
   [paths.adminOrders]: lazy(() =>
     import('../pages/admin/orders-page').then((m) => ({ default: m.OrdersPage })),
   ),
+  [paths.adminSubscribers]: lazy(() =>
+    import('../pages/admin/subscribers-page').then((m) => ({ default: m.SubscribersPage })),
+  ),
   [paths.adminBackup]: lazy(() =>
     import('../pages/admin/backup-page').then((m) => ({ default: m.BackupPage })),
   ),

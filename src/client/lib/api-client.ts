@@ -92,6 +92,11 @@ export const api = {
   post: <T>(url: string, body: unknown = {}) => watchSession(sendJson<T>('POST', url, body)),
   put: <T>(url: string, body: unknown) => watchSession(sendJson<T>('PUT', url, body)),
   delete: <T>(url: string) => watchSession(requestJson<T>(url, { method: 'DELETE' })),
+  /** POSTs a text body of its own type (a CSV file) and reads the JSON answer. */
+  postText: <T>(url: string, text: string, contentType: string) =>
+    watchSession(
+      requestJson<T>(url, { method: 'POST', headers: { 'content-type': contentType }, body: text }),
+    ),
   /** POSTs JSON and reads the answer as text (an HTML page). */
   postForText: (url: string, body: unknown) =>
     watchSession(sendJson('POST', url, body, (response) => response.text())),

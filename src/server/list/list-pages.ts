@@ -24,6 +24,7 @@ function layout(title: string, productName: string, body: string): string {
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width,initial-scale=1">' +
     '<meta name="robots" content="noindex">' +
+    '<link rel="icon" type="image/svg+xml" href="/favicon.svg">' +
     `<title>${escapeHtml(title)} · ${escapeHtml(productName)}</title>` +
     `<link rel="stylesheet" href="${LIST_STYLESHEET_PATH}"></head>` +
     `<body><main>${body}<p class="small"><a href="/">${escapeHtml(productName)}</a></p></main></body></html>`
