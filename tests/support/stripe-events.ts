@@ -24,6 +24,9 @@ export type TestSession = {
   metadata?: Record<string, string>;
   /** When Stripe created it (Unix seconds). */
   created?: number;
+  /** The amount before discounts and tax, and those, as Stripe reports them. */
+  amount_subtotal?: number;
+  total_details?: { amount_discount: number; amount_tax: number; amount_shipping?: number };
 };
 
 /** A Checkout Session as Stripe sends it for the bundle's Payment Link: paid, $27. */

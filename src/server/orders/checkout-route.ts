@@ -17,6 +17,7 @@ export function sessionParams(
   published: PublishedStore,
   publicUrl: string,
   product: StoreContent['product'] = published.content.product,
+  tax?: { behavior: 'inclusive' | 'exclusive' },
 ): Stripe.Checkout.SessionCreateParams {
   return {
     mode: 'payment',
@@ -27,9 +28,12 @@ export function sessionParams(
           currency: product.currency,
           unit_amount: product.priceCents,
           product_data: { name: product.name },
+          ...(tax ? { tax_behavior: tax.behavior } : {}),
         },
       },
     ],
+    // STRIPE_AUTOMATIC_TAX: Stripe computes the tax; the payment check reads the amount before it.
+    ...(tax ? { automatic_tax: { enabled: true } } : {}),
     success_url: `${publicUrl}/thank-you?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${publicUrl}/`,
     metadata: { [STORE_VERSION_KEY]: String(published.version) },
@@ -50,7 +54,14 @@ export const checkoutRoute: FastifyPluginAsync<{ stripe: Stripe }> = async (app,
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(
-          sessionParams(published, app.config.publicUrl, app.store.shownProduct()),
+          sessionParams(
+            published,
+            app.config.publicUrl,
+            app.store.shownProduct(),
+            app.config.stripe?.automaticTax
+              ? { behavior: app.config.stripe.taxBehavior }
+              : undefined,
+          ),
         );
       } catch (error) {
         request.log.error({ err: error }, 'Could not create a Stripe Checkout Session');
