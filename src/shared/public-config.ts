@@ -1,5 +1,6 @@
 import type { MediaImage } from './store/files-api';
 import { offerOf, type Offer } from './store/offer';
+import type { PriceRules } from './store/price-history';
 import type { StoreContent } from './store/store-content';
 
 /**
@@ -26,11 +27,16 @@ export type PublicConfig = {
   media: Record<string, MediaImage>;
   /** The prices of `store`'s product as the page writes them, so the browser formats none. */
   offer: Offer;
+  /**
+   * PRICE_RULES (absent: `off`). Under `eu` and `us` a reduction is called a limited-time offer
+   * only when it has an end (16 CFR 233.5: a limited offer must really be limited).
+   */
+  priceRules?: PriceRules;
 };
 
 export type PublicSettings = Pick<
   PublicConfig,
-  'downloadUrl' | 'verifiedPurchases' | 'checkoutSessions'
+  'downloadUrl' | 'verifiedPurchases' | 'checkoutSessions' | 'priceRules'
 >;
 
 /** The PublicConfig of `store`, its offer computed from it. */

@@ -26,6 +26,9 @@ export type TestSession = {
   created?: number;
   /** The Payment Link's client_reference_id (the visit's source, DESIGN.md "Sources and campaigns"). */
   client_reference_id?: string | null;
+  /** The amount before discounts and tax, and those, as Stripe reports them. */
+  amount_subtotal?: number;
+  total_details?: { amount_discount: number; amount_tax: number; amount_shipping?: number };
 };
 
 /** A Checkout Session as Stripe sends it for the bundle's Payment Link: paid, $27. */

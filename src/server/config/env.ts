@@ -285,6 +285,19 @@ export const envSchema = z.object({
     optional(httpUrl),
     { unset: "Stripe's own", example: 'https://api.stripe.com' },
   ),
+  STRIPE_AUTOMATIC_TAX: setting(
+    '`1` turns on Stripe Tax (`automatic_tax`) for the Checkout Sessions the site creates; the payment check then compares the amount before tax with the price.',
+    z._default(optional(z.enum(['0', '1'], { error: 'must be 0 or 1' })), '0'),
+  ),
+  STRIPE_TAX_BEHAVIOR: setting(
+    'With STRIPE_AUTOMATIC_TAX=1: whether the price includes the tax (`inclusive`, as a consumer price does) or the tax is added to it (`exclusive`).',
+    z._default(
+      optional(
+        z.enum(['inclusive', 'exclusive'], { error: 'must be one of inclusive, exclusive' }),
+      ),
+      'inclusive',
+    ),
+  ),
   BUNDLE_FILE: setting(
     'The product file streamed through download links, until one is uploaded on the Store page; never served by a static route.',
     optional(nonEmpty()),

@@ -225,6 +225,8 @@ describe('loadConfig', () => {
       webhookSecret: 'whsec_abc',
       secretKey: 'rk_test_abc',
       apiUrl: 'http://127.0.0.1:12111',
+      automaticTax: false,
+      taxBehavior: 'inclusive',
     });
     expect(on.product).toEqual({
       file: path.resolve('product/bundle.zip'),

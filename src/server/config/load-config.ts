@@ -15,6 +15,10 @@ export type StripeSettings = {
   secretKey: string | undefined;
   /** Stripe's API unless set (tests point it at a local server). */
   apiUrl: string | undefined;
+  /** STRIPE_AUTOMATIC_TAX: Stripe Tax on the Checkout Sessions the site creates. */
+  automaticTax: boolean;
+  /** STRIPE_TAX_BEHAVIOR: whether the price includes the tax. */
+  taxBehavior: 'inclusive' | 'exclusive';
 };
 
 /** What is sold and how its download links behave. */
@@ -174,6 +178,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           webhookSecret: env.STRIPE_WEBHOOK_SECRET,
           secretKey: env.STRIPE_SECRET_KEY,
           apiUrl: env.STRIPE_API_URL,
+          automaticTax: env.STRIPE_AUTOMATIC_TAX === '1',
+          taxBehavior: env.STRIPE_TAX_BEHAVIOR,
         }
       : undefined,
     product: {

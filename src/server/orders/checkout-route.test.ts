@@ -4,6 +4,7 @@ import { CHECKOUT_PATH } from '../../shared/orders/checkout-api';
 import { useOrdersApp } from '../../../tests/support/orders-app';
 import { freshIp } from '../../../tests/support/sign-in';
 import { describeEachDatabase } from '../../../tests/support/test-database';
+import { sessionParams } from './checkout-route';
 
 describeEachDatabase('POST /api/checkout', (use) => {
   const orderApp = useOrdersApp(use);
@@ -76,5 +77,15 @@ describeEachDatabase('POST /api/checkout', (use) => {
     expect(orderApp.stripeApi.created.at(-1)?.['line_items[0][price_data][unit_amount]']).toBe(
       String(content.product.priceCents),
     );
+  });
+
+  it('asks Stripe for automatic tax with the price’s tax behaviour under STRIPE_AUTOMATIC_TAX', () => {
+    const published = orderApp.app.store.published();
+    const params = sessionParams(published, 'https://shop.example', {
+      tax: { behavior: 'inclusive' },
+    });
+    expect(params.automatic_tax).toEqual({ enabled: true });
+    expect(params.line_items?.[0]?.price_data?.tax_behavior).toBe('inclusive');
+    expect(sessionParams(published, 'https://shop.example').automatic_tax).toBeUndefined();
   });
 });

@@ -41,8 +41,18 @@ export function sourceMetadata(body: unknown): Record<string, string> {
 export function sessionParams(
   published: PublishedStore,
   publicUrl: string,
-  product: StoreContent['product'] = published.content.product,
-  source: Record<string, string> = {},
+  {
+    product = published.content.product,
+    source = {},
+    tax,
+  }: {
+    /** The product as shown now (a live sale's price); the published one by default. */
+    product?: StoreContent['product'];
+    /** The visit's source, as sourceMetadata() gives it. */
+    source?: Record<string, string>;
+    /** STRIPE_AUTOMATIC_TAX with the price's tax behaviour. */
+    tax?: { behavior: 'inclusive' | 'exclusive' };
+  } = {},
 ): Stripe.Checkout.SessionCreateParams {
   return {
     mode: 'payment',
@@ -53,9 +63,12 @@ export function sessionParams(
           currency: product.currency,
           unit_amount: product.priceCents,
           product_data: { name: product.name },
+          ...(tax ? { tax_behavior: tax.behavior } : {}),
         },
       },
     ],
+    // STRIPE_AUTOMATIC_TAX: Stripe computes the tax; the payment check reads the amount before it.
+    ...(tax ? { automatic_tax: { enabled: true } } : {}),
     success_url: `${publicUrl}/thank-you?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${publicUrl}/`,
     metadata: { [STORE_VERSION_KEY]: String(published.version), ...source },
@@ -80,12 +93,13 @@ export const checkoutRoute: FastifyPluginAsync<{ stripe: Stripe }> = async (app,
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(
-          sessionParams(
-            published,
-            app.config.publicUrl,
-            app.store.shownProduct(),
-            sourceMetadata(request.body),
-          ),
+          sessionParams(published, app.config.publicUrl, {
+            product: app.store.shownProduct(),
+            source: sourceMetadata(request.body),
+            tax: app.config.stripe?.automaticTax
+              ? { behavior: app.config.stripe.taxBehavior }
+              : undefined,
+          }),
         );
       } catch (error) {
         request.log.error({ err: error }, 'Could not create a Stripe Checkout Session');

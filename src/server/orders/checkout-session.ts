@@ -67,6 +67,14 @@ export const checkoutSessionSchema = z.object({
   id: z.string().check(z.regex(SESSION_ID_PATTERN)),
   payment_status: z.string(),
   amount_total: maybe(z.int().check(z.minimum(0), z.maximum(1e12))),
+  /** The amount before discounts and tax: what the price check compares with the price. */
+  amount_subtotal: maybe(z.int().check(z.minimum(0), z.maximum(1e12))),
+  total_details: maybe(
+    z.object({
+      amount_discount: maybe(z.int().check(z.minimum(0), z.maximum(1e12))),
+      amount_tax: maybe(z.int().check(z.minimum(0), z.maximum(1e12))),
+    }),
+  ),
   /** When the session was created (Unix seconds): a sale's price holds for one created before its end. */
   created: maybe(z.int().check(z.minimum(0), z.maximum(1e11))),
   currency: maybe(z.string().check(z.regex(/^[A-Za-z]{3}$/))),

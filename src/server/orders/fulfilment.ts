@@ -207,6 +207,13 @@ export async function applySession(
   // some moment of the last 24 hours (a buyer may pay a while after opening the checkout).
   const named = session.metadata?.store_version;
   const version = named ?? null;
+  // The price before tax (Stripe Tax adds it on top of an exclusive price); a session without
+  // a subtotal, or one with a discount no code of the store explains, is checked by its total.
+  const discounted = (session.total_details?.amount_discount ?? 0) > 0;
+  const charged =
+    session.amount_subtotal != null && !discounted
+      ? session.amount_subtotal
+      : (session.amount_total ?? null);
   const created = session.created == null ? null : new Date(session.created * 1000).toISOString();
   const from = orderSource(session);
   const { rows } = await sql<
@@ -246,11 +253,11 @@ export async function applySession(
         ) v
         where v.content->'product'->>'currency' = orders.currency
           and (
-            (v.content->'product'->>'priceCents')::bigint = orders.amount_total
+            (v.content->'product'->>'priceCents')::bigint = ${charged}::bigint
             -- A sale's price, for a session created while the sale was live (its webhook or
             -- the buyer's payment may come after the end).
             or (
-              (v.content->'product'->'sale'->>'priceCents')::bigint = orders.amount_total
+              (v.content->'product'->'sale'->>'priceCents')::bigint = ${charged}::bigint
               and ${created}::timestamptz is not null
               and ${created}::timestamptz < (v.content->'product'->'sale'->>'endsAt')::timestamptz
               and ${created}::timestamptz >= coalesce(

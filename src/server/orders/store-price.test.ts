@@ -179,4 +179,29 @@ describeEachDatabase('the price a payment is checked against', (use) => {
       expect(await reviewNote()).toContain('Paid $19.00');
     });
   });
+
+  describe('tax and discounts', () => {
+    it('an exclusive tax on top of the price is paid: the amount before tax is the price', async () => {
+      await pay(
+        checkoutSession({
+          amount_subtotal: 2700,
+          amount_total: 3240,
+          total_details: { amount_discount: 0, amount_tax: 540 },
+        }),
+      );
+      await receiptFor('buyer@example.com');
+      expect((await orders())[0]!.status).toBe('paid');
+    });
+
+    it('a discount no code of the store explains is held for review', async () => {
+      await pay(
+        checkoutSession({
+          amount_subtotal: 2700,
+          amount_total: 1700,
+          total_details: { amount_discount: 1000, amount_tax: 0 },
+        }),
+      );
+      expect(await reviewNote()).toContain('Paid $17.00; the product costs $27.00.');
+    });
+  });
 });

@@ -64,6 +64,7 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
       downloadUrl: app.config.downloadUrl,
       verifiedPurchases: app.config.stripe !== undefined,
       checkoutSessions: app.config.stripe?.secretKey !== undefined,
+      priceRules: app.config.priceRules,
     };
     app.decorate('pages', {
       render: async (store, year) => {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { currencyDigits, formatMoney } from '../../../shared/money';
 import type { StorePrices } from '../../../shared/store/store-api';
+import { formatDate } from '../../lib/format-date';
 import { offerOf } from '../../../shared/store/offer';
 import type { StoreContent } from '../../../shared/store/store-content';
 import { FileField, ImageField } from './store-media-fields';
@@ -38,18 +39,32 @@ function PriceLine() {
   if (!('content' in shown) || currencyDigits(shown.content.product.currency) === undefined) {
     return null;
   }
-  const { price, former } = offerOf(shown.content.product);
+  const { product } = shown.content;
+  const { price, former } = offerOf(product);
+  const sale = product.sale;
   return (
-    <p className="text-sm text-ink-muted">
-      Shown as <strong className="text-ink">{price}</strong>
-      {former && (
-        <>
-          {' '}
-          instead of <s>{former.price}</s>: {former.percentOff}% off, save {former.savings}
-        </>
+    <>
+      <p className="text-sm text-ink-muted">
+        Shown as <strong className="text-ink">{price}</strong>
+        {former && (
+          <>
+            {' '}
+            instead of <s>{former.price}</s>: {former.percentOff}% off, save {former.savings}
+          </>
+        )}
+        .
+      </p>
+      {sale && (
+        <p className="text-sm text-ink-muted">
+          On sale at{' '}
+          <strong className="text-ink">
+            {formatMoney(sale.priceCents, product.currency, { wholeWithoutCents: true })}
+          </strong>{' '}
+          {sale.startsAt ? `from ${formatDate(sale.startsAt, 'short')} ` : ''}
+          until {formatDate(sale.endsAt, 'short')}, then {price} again.
+        </p>
       )}
-      .
-    </p>
+    </>
   );
 }
 

@@ -146,6 +146,23 @@ describe('Store page', () => {
     expect(screen.queryByText('Unsaved changes')).toBeNull();
   });
 
+  it('saves a sale with its end as an ISO time, and refuses one without an end', async () => {
+    const store = fakeStore();
+    render(<StorePage />);
+    await screen.findByDisplayValue('Soul Reset Bundle');
+    type('Sale price (optional)', '19');
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    expect(await screen.findByText('Enter when the sale ends.')).toBeTruthy();
+    type('Sale ends', '2031-12-01T18:00');
+    fireEvent.click(screen.getByRole('button', { name: 'Save draft' }));
+    await vi.waitFor(() =>
+      expect(store.draft.product.sale).toEqual({
+        priceCents: 1900,
+        endsAt: new Date('2031-12-01T18:00').toISOString(),
+      }),
+    );
+  });
+
   it('saves a changed price and headline as the draft, in cents', async () => {
     const store = fakeStore();
     render(<StorePage />);

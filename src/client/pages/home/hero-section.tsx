@@ -4,7 +4,7 @@ import { track } from '../../analytics/analytics';
 import { primaryButton } from '../../components/styles';
 import { CheckoutLink } from '../../components/checkout-link';
 import { scrollToSection } from '../../lib/scroll';
-import { useOffer, useStoreContent } from '../../routing/public-config';
+import { useOffer, usePublicConfig, useStoreContent } from '../../routing/public-config';
 import { ContentImage } from '../../components/content-image';
 import { PriceTag } from './price-tag';
 
@@ -13,7 +13,10 @@ const icons = [Download, InfinityIcon, RefreshCcw, PackageX];
 
 export function HeroSection() {
   const { hero } = useStoreContent();
-  const { price, former } = useOffer();
+  const { price, former, endsAt } = useOffer();
+  const { priceRules = 'off' } = usePublicConfig();
+  // Under PRICE_RULES eu or us, "limited-time" only for an offer that really ends.
+  const limited = priceRules === 'off' || endsAt !== undefined;
   function askFirst(event: MouseEvent<HTMLAnchorElement>) {
     event.preventDefault();
     // The visitor is heading for the order form, where the purchase is completed.
@@ -31,7 +34,8 @@ export function HeroSection() {
         <div>
           {former && (
             <p className="inline-flex items-center gap-2 rounded-full bg-white/80 px-4 py-1.5 text-sm font-semibold text-clay-700 shadow-sm">
-              Limited-time offer · {former.percentOff}% off
+              {limited && 'Limited-time offer · '}
+              {former.percentOff}% off
             </p>
           )}
           <h1

@@ -3,8 +3,12 @@ import { useCallback, useSyncExternalStore } from 'react';
 /** "Dec 1, 2026, 6:00 PM UTC": in UTC (the server's words) or the visitor's time zone. */
 function endText(endsAt: string, timeZone?: string): string {
   return new Date(endsAt).toLocaleString('en-US', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
+    // Not dateStyle/timeStyle: Intl refuses them together with timeZoneName.
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
     timeZoneName: 'short',
     ...(timeZone ? { timeZone } : {}),
   });
