@@ -3,7 +3,8 @@
  * compare against a floor inside one run (the three SQL statements of a form submission
  * without anything around them) and fill a table for the admin list measurements. The page's
  * floor has its own server (lib/floor-server.ts); the orders part's routes are in
- * orders-bench-routes.ts, the events part's count in events-bench-route.ts, the admin
+ * orders-bench-routes.ts, the events part's count in events-bench-route.ts, the insights part's roll-up in
+ * insights-bench-route.ts, the admin
  * search's query plans in explain-search-route.ts.
  */
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { startServer } from '../src/server/server';
 import { bareSubmitRoute } from './bare-submit-route';
 import { fillTableRoute } from './fill-table-route';
 import { eventsBenchRoute } from './events-bench-route';
+import { insightsBenchRoute } from './insights-bench-route';
 import { explainSearchRoute } from './explain-search-route';
 import { ordersBenchRoutes } from './orders-bench-routes';
 
@@ -27,6 +29,7 @@ const server = await startServer(config, {
     app.register(fillTableRoute);
     app.register(ordersBenchRoutes);
     app.register(eventsBenchRoute);
+    app.register(insightsBenchRoute);
     app.register(explainSearchRoute);
   },
 });

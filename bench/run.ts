@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|balancer|store]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|insights|balancer|store]
  *   [--out FILE] [--runs N] [--reference] [--quick]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
@@ -23,6 +23,7 @@ import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
 import { benchBalancer } from './parts/balancer';
 import { benchEvents } from './parts/events';
+import { benchInsights } from './parts/insights';
 import { benchMemory } from './parts/memory';
 import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
@@ -42,6 +43,7 @@ const PARTS = [
   'admin-search',
   'backup',
   'events',
+  'insights',
   'balancer',
   'store',
 ] as const;
@@ -202,6 +204,9 @@ try {
   );
   await part('events', () =>
     sides('events', ({ dataDir, postgres }) => benchEvents(root, dataDir, postgres)),
+  );
+  await part('insights', () =>
+    sides('insights', ({ dataDir, postgres }) => benchInsights(root, dataDir, postgres)),
   );
   await part('balancer', () => {
     console.log('balancer: one instance, nginx in front of one, nginx in front of three...');

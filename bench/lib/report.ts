@@ -234,6 +234,38 @@ export function resultSections(results: AnyRecord): { part: string; text: string
       ),
     );
   }
+  if (results.insights) {
+    add(
+      'insights',
+      table(
+        'Sources and campaigns (the Sources answer for the whole range over the roll-up, p50 of sequential requests, against page 0 of an admin table; events carrying one of the sources at 50 connections against the bare route; targets: page ≤ 2× plain, events ≥ 0.8× bare)',
+        [
+          'db',
+          'roll-up',
+          'sources p50',
+          'sources p95',
+          'plain p50',
+          'sources/plain',
+          'events req/s',
+          'events p99',
+          'bare req/s',
+          'events/bare',
+        ],
+        Object.entries(results.insights as AnyRecord).map(([db, r]) => [
+          db,
+          `${r.rollup.days} days, ${r.rollup.sources} sources, ${r.rollup.events.toLocaleString('en')} events, ${r.rollup.orders} orders`,
+          `${r.sources_page.p50_ms} ms`,
+          `${r.sources_page.p95_ms} ms`,
+          `${r.plain_page.p50_ms} ms`,
+          r.page_ratio_to_plain,
+          r.events.rps,
+          `${r.events.p99_ms} ms`,
+          r.bare.rps,
+          r.events.ratio_to_bare,
+        ]),
+      ),
+    );
+  }
   if (results.balancer) add('balancer', balancerTable(results.balancer));
   if (results.store) add('store', storeTable(results.store));
   return sections;

@@ -28,7 +28,11 @@ let sequence = 0;
  * addresses behind a trusted proxy, so that the rate limit counts per visitor as it would
  * for real traffic and the visitor hashes vary.
  */
-function eventLoad(url: string, durationS: number): Promise<LoadResult> {
+export function eventLoad(
+  url: string,
+  durationS: number,
+  extra: (sequence: number) => Record<string, string> = () => ({}),
+): Promise<LoadResult> {
   return postLoad(url, EVENTS_PATH, durationS, () => {
     sequence += 1;
     const visitor = sequence % VISITORS;
@@ -38,7 +42,7 @@ function eventLoad(url: string, durationS: number): Promise<LoadResult> {
         'user-agent': `Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Bench/${visitor % 7}`,
         'x-forwarded-for': `10.${(visitor >> 16) & 255}.${(visitor >> 8) & 255}.${visitor & 255}`,
       },
-      body: JSON.stringify({ name: 'page_view', path: '/' }),
+      body: JSON.stringify({ name: 'page_view', path: '/', ...extra(sequence) }),
     };
   });
 }

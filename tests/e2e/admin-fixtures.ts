@@ -20,10 +20,11 @@ export type AdminWorld = {
 
 /**
  * A test whose browser contexts are signed in as the owner, on a server of the file's own
- * (mail over SMTP to a sink). `setUp` runs once with the signed-in API context, e.g. to seed.
+ * (mail over SMTP to a sink). `env` may be made when the server starts (a local service's
+ * address). `setUp` runs once with the signed-in API context, e.g. to seed.
  */
 export function adminTest<Extra extends object>(
-  env: ServerEnv,
+  env: ServerEnv | (() => Promise<ServerEnv>),
   setUp: (world: AdminWorld) => Promise<Extra>,
 ) {
   return base.extend<object, { world: AdminWorld & Extra }>({
@@ -37,7 +38,7 @@ export function adminTest<Extra extends object>(
           PUBLIC_URL: origin,
           SMTP_URL: sink.url,
           ADMIN_EMAILS: ADMIN,
-          ...env,
+          ...(typeof env === 'function' ? await env() : env),
         });
         const request = await playwright.request.newContext({ baseURL: server.url });
         await signIn(request, sink, origin);
