@@ -53,9 +53,7 @@ describe('the source of a visit', () => {
   });
 
   it('lower-cases, trims, mends blanks and control characters and cuts long values', () => {
-    expect(normaliseSourceValue(`A\u0000B\tC  ${'x'.repeat(300)}`)).toHaveLength(
-      SOURCE_VALUE_MAX,
-    );
+    expect(normaliseSourceValue(`A\u0000B\tC  ${'x'.repeat(300)}`)).toHaveLength(SOURCE_VALUE_MAX);
     expect(normaliseSourceValue('  A\u0000B\tC ')).toBe('a b c');
     const cut = normaliseSourceValue(`${'a'.repeat(99)} b`);
     expect(cut).toBe('a'.repeat(99));

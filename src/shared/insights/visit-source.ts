@@ -31,12 +31,14 @@ const CLICK_ID = /(^|&)\w*(clk?id|braid)=/;
 
 /** Lower case, spaces for runs of blanks and control characters, cut to SOURCE_VALUE_MAX, trimmed. */
 export function normaliseSourceValue(value: string | null | undefined): string {
-  return (value ?? '')
-    .toLowerCase()
-    // eslint-disable-next-line no-control-regex -- control characters are what it removes
-    .replace(/[\s\x00-\x1f\x7f]+/g, ' ')
-    .slice(0, SOURCE_VALUE_MAX)
-    .trim();
+  return (
+    (value ?? '')
+      .toLowerCase()
+      // eslint-disable-next-line no-control-regex -- control characters are what it removes
+      .replace(/[\s\x00-\x1f\x7f]+/g, ' ')
+      .slice(0, SOURCE_VALUE_MAX)
+      .trim()
+  );
 }
 
 /**
