@@ -164,7 +164,7 @@ describe('http app', () => {
       expect(response.body).toContain(
         `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">` +
           '{"downloadUrl":"/downloads/soul-reset-bundle-sample.pdf",' +
-          '"verifiedPurchases":false,"checkoutSessions":false,' +
+          '"verifiedPurchases":false,"checkoutSessions":false,"priceRules":"off",' +
           '"store":{"product":{"name":"Soul Reset Bundle",' +
           '"priceCents":2700,"compareAtCents":8900,"currency":"usd",' +
           '"checkoutUrl":"https://pay.example.com/b/test-123",',
