@@ -3,7 +3,7 @@
  *
  * Attacks and breaks the built app (fuzzed inputs, mail and database faults, a killed
  * process under load, a sustained mixed load, rolling restarts of three instances behind
- * nginx), prints a summary table, writes JSON, and
+ * HAProxy and behind nginx), prints a summary table, writes JSON, and
  * exits 1 when any check failed.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';

@@ -21,6 +21,12 @@ export type LoadRequest = {
   acknowledged?: boolean;
   /** The webhook's body and signature, to deliver it again as Stripe retries. */
   webhook?: { payload: string; headers: Record<string, string> };
+  /**
+   * Sent again because the balancer closed the kept-alive connection before any answer (a
+   * balancer's idle timeout or an nginx reload racing the request): browsers send such a
+   * request again by themselves, and so does the load. The first error is kept here.
+   */
+  resentAfter?: string;
 };
 
 export type MixedLoad = {
@@ -66,27 +72,36 @@ async function timed(
   read?: (status: number, text: string) => Partial<LoadRequest>,
 ): Promise<LoadRequest> {
   const startedAt = Date.now();
-  try {
-    const response = await send();
-    const text = await response.text();
-    return {
-      ...base,
-      startedAt,
-      endedAt: Date.now(),
-      status: response.status,
-      ...(response.status >= 500 && { body: text.replace(/\s+/g, ' ').slice(0, 100) }),
-      ...read?.(response.status, text),
-    };
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return {
-      ...base,
-      startedAt,
-      endedAt: Date.now(),
-      status: 0,
-      error: cause?.code ?? cause?.message ?? String(error),
-    };
-  }
+  const once = async (): Promise<LoadRequest> => {
+    try {
+      const response = await send();
+      const text = await response.text();
+      return {
+        ...base,
+        startedAt,
+        endedAt: Date.now(),
+        status: response.status,
+        ...(response.status >= 500 && { body: text.replace(/\s+/g, ' ').slice(0, 100) }),
+        ...read?.(response.status, text),
+      };
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      return {
+        ...base,
+        startedAt,
+        endedAt: Date.now(),
+        status: 0,
+        error: cause?.code ?? cause?.message ?? String(error),
+      };
+    }
+  };
+  // The connection closed under the request with no answer: sent again, at most twice, as
+  // Chromium does (kMaxRetryAttempts); the checks then find whether a copy was stored twice.
+  const first = await once();
+  let last = first;
+  for (let resend = 0; resend < 2 && last.status === 0 && last.error === 'UND_ERR_SOCKET'; resend++)
+    last = { ...(await once()), resentAfter: first.error };
+  return last;
 }
 
 export function page(url: string): Promise<LoadRequest> {

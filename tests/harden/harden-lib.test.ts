@@ -1,8 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findHaproxy, HAPROXY_CONFIG, haproxyConfig, startHaproxy } from '../../harden/lib/haproxy';
 import { mailKey } from '../../harden/lib/mail-key';
 import { startMailSinkProcess, type MailSinkProcess } from '../../harden/lib/mail-sink-process';
 import { findNginx, renderNginxConfig, startNginx } from '../../harden/lib/nginx';
@@ -104,6 +107,57 @@ describe('the balancer config', () => {
         expect([...answers].sort()).toEqual(['a', 'b']);
       } finally {
         await nginx.stop();
+        for (const server of servers) await new Promise((resolve) => server.close(resolve));
+      }
+    },
+    30_000,
+  );
+});
+
+describe("HAProxy with deploy/'s configuration", () => {
+  it('keeps its checks and moves only the bind, the servers and the log', async () => {
+    const source = await readFile(path.join(root, HAPROXY_CONFIG), 'utf8');
+    const text = haproxyConfig(source, {
+      listen: '127.0.0.1:8080',
+      upstreams: ['127.0.0.1:1', '127.0.0.1:2'],
+      socket: '/tmp/x/stats.sock',
+    });
+    expect(text).toMatch(/^ {4}bind 127\.0\.0\.1:8080$/m);
+    expect(text.match(/^\s*server .*$/gm)).toEqual([
+      '    server s0 127.0.0.1:1',
+      '    server s1 127.0.0.1:2',
+    ]);
+    expect(text).toMatch(/^ {4}stats socket \/tmp\/x\/stats\.sock /m);
+    expect(text).not.toMatch(/\/dev\/log/);
+    expect(text).toMatch(/^\s*default-server check inter 1s fall 2 rise 2$/m);
+    expect(text).toMatch(/^\s*http-check send meth GET uri \/readyz$/m);
+  });
+
+  it.runIf(process.env.CI === 'true' || findHaproxy() !== undefined)(
+    'runs HAProxy from it, counting each instance up from /readyz and spreading requests over them',
+    async () => {
+      const binary = findHaproxy();
+      expect(binary, 'HAProxy must be installed in CI').toBeDefined();
+      const servers = await Promise.all(
+        ['a', 'b'].map(
+          (name) =>
+            new Promise<http.Server>((resolve) => {
+              const server = http.createServer((_request, response) => response.end(name));
+              server.listen(0, '127.0.0.1', () => resolve(server));
+            }),
+        ),
+      );
+      const addresses = servers.map(
+        (server) => `127.0.0.1:${(server.address() as AddressInfo).port}`,
+      );
+      const haproxy = await startHaproxy(binary!, root, await freePort(), addresses);
+      try {
+        expect(await haproxy.isUp(addresses[0]!)).toBe(true);
+        const answers = new Set<string>();
+        for (let i = 0; i < 6; i += 1) answers.add(await (await fetch(haproxy.url)).text());
+        expect([...answers].sort()).toEqual(['a', 'b']);
+      } finally {
+        await haproxy.stop();
         for (const server of servers) await new Promise((resolve) => server.close(resolve));
       }
     },
