@@ -304,3 +304,38 @@ export async function markListBounced(
   });
   return true;
 }
+
+/**
+ * A mail provider's signed event (the HTTP mail API's webhook): a permanent bounce marks the
+ * address's subscriber `bounced`, a complaint `complained`, each with its event, and drops its
+ * list emails not yet sent, in one transaction. A complaint also counts after an unsubscribe
+ * or a bounce (it is the stronger record). True when a subscriber changed. Transactional mail
+ * (receipts, links, codes) is not list mail and still goes to the address.
+ */
+export async function markListFromProvider(
+  db: Kysely<Database>,
+  event: { kind: 'bounced' | 'complained'; recipient: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const subscriber = await lockedByEmail(trx, event.recipient.trim());
+    if (!subscriber) return false;
+    const from: ListStatus[] =
+      event.kind === 'bounced'
+        ? ['pending', 'confirmed']
+        : ['pending', 'confirmed', 'unsubscribed', 'bounced'];
+    if (!from.includes(subscriber.status)) return false;
+    await trx
+      .updateTable('list_subscribers')
+      .set({ status: event.kind, updated_at: new Date() })
+      .where('id', '=', subscriber.id)
+      .execute();
+    await recordEvent(trx, subscriber.id, event.kind, 'mail provider webhook', null);
+    await trx
+      .deleteFrom('mail_deliveries')
+      .where('source_table', '=', LIST_SOURCE_TABLE)
+      .where('source_id', '=', subscriber.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return true;
+  });
+}
