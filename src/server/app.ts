@@ -29,6 +29,7 @@ import { eventRoutes } from './insights/event-routes';
 import { insightsRoutes } from './insights/insights-routes';
 import { listAdminRoutes } from './list/list-admin-routes';
 import { listRoutes } from './list/list-routes';
+import { mailEventsRoutes } from './list/mail-events-routes';
 import { markListBounced } from './list/list-service';
 import { sourcesRoutes } from './insights/sources-routes';
 import { deliveryRoutes } from './mail/delivery-routes';
@@ -136,6 +137,10 @@ export const app = fp<AppOptions>(
     await instance.register(authRoutes);
     await instance.register(formRoutes);
     await instance.register(listRoutes);
+    // The mail provider's signed bounce and complaint events: only with their secret.
+    if (config.mailWebhookSecret) {
+      await instance.register(mailEventsRoutes, { secret: config.mailWebhookSecret });
+    }
     await instance.register(eventRoutes);
     await instance.register(fileRoutes);
     const product = bundleFile(config, clientDir);

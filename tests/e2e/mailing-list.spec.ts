@@ -5,6 +5,7 @@ import { expectNoViolations } from './support';
 import { expect, test, visitorEmail } from './forms-fixtures';
 
 const SHOTS = '/work/coord/shots/list';
+const CHOICE_SHOTS = '/work/coord/shots/list-more';
 const viewports = [
   { name: '375', width: 375, height: 812 },
   { name: '1280', width: 1280, height: 800 },
@@ -25,7 +26,7 @@ function pathIn(text: string, prefix: string): string {
   return match[1]!;
 }
 
-test('popup box → confirmation email → confirm by button → welcome → one-click unsubscribe', async ({
+test('popup box → confirmation email → confirm by button → welcome → unsubscribe page with its choice', async ({
   page,
   smtpSink,
   stored,
@@ -75,14 +76,26 @@ test('popup box → confirmation email → confirm by button → welcome → one
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await page.goto(unsubscribePath);
     await expect(page.getByRole('heading', { name: 'Unsubscribe' })).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/unsubscribe-${viewport.name}.png` });
+    await expect(page.getByRole('radio', { name: /Only order emails/ })).toBeChecked();
+    await page.screenshot({ path: `${CHOICE_SHOTS}/unsubscribe-${viewport.name}.png` });
   }
   await expectNoViolations(page);
   expect(await status()).toBe('confirmed');
+  await page.getByRole('radio', { name: /Nothing I have not asked for/ }).check();
+  await page.screenshot({ path: `${CHOICE_SHOTS}/unsubscribe-everything-1280.png` });
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/unsubscribed-1280.png` });
+  await expect(page.getByText('We will not ask this address to join again')).toBeVisible();
+  await expectNoViolations(page);
+  await page.screenshot({ path: `${CHOICE_SHOTS}/unsubscribed-1280.png` });
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.screenshot({ path: `${CHOICE_SHOTS}/unsubscribed-375.png` });
   expect(await status()).toBe('unsubscribed');
+  const scope = await stored.query(
+    'select unsubscribed_scope from list_subscribers where email = $1',
+    [email],
+  );
+  expect(scope[0]?.unsubscribed_scope).toBe('everything');
 });
 
 test('one-click POST as a mail provider sends it: no cookie, no origin, 200', async ({

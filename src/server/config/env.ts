@@ -223,6 +223,11 @@ export const envSchema = z.object({
   MAIL_API_KEY: setting("The run API's bearer key.", optional(nonEmpty())),
   MAIL_MODEL: setting('The model the run API is asked to use.', optional(nonEmpty())),
   MAIL_PROJECT_ID: setting("The run API's project id.", optional(nonEmpty())),
+  MAIL_WEBHOOK_SECRET: setting(
+    "Turns on the mail provider's webhook POST /api/mail/events: its bounce and complaint events, signed with an HMAC-SHA256 of the body under this secret (header x-mail-signature: sha256=HEX), take bounced or complaining addresses off the mailing list (docs/forms-and-mail.md).",
+    optional(matching(/^\S{16,}$/, 'a secret of at least 16 characters, no spaces')),
+    { unset: 'the webhook is not served (404)', example: 'a-long-random-string' },
+  ),
   CHECKOUT_URL: setting(
     "Seeds the Payment Link of the first store version; after that it is edited on the admin's Store page.",
     z._default(optional(httpUrl), seedSettingsDefaults.checkoutUrl),

@@ -47,6 +47,8 @@ export type Config = {
   mailTimeoutMs: number;
   /** Milliseconds before each retry of a failed email (MAIL_RETRY_DELAYS, given in seconds). */
   mailRetryDelaysMs: number[];
+  /** The mail provider's webhook secret; unset means the webhook is not served. */
+  mailWebhookSecret: string | undefined;
   checkoutUrl: string;
   downloadUrl: string;
   guideUrl: string;
@@ -161,6 +163,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mail,
     mailTimeoutMs: env.MAIL_TIMEOUT_MS,
     mailRetryDelaysMs: env.MAIL_RETRY_DELAYS.map((seconds) => Math.round(seconds * 1000)),
+    mailWebhookSecret: env.MAIL_WEBHOOK_SECRET,
     checkoutUrl: env.CHECKOUT_URL,
     downloadUrl: env.DOWNLOAD_URL,
     guideUrl: env.GUIDE_URL,

@@ -177,6 +177,7 @@ const expectedColumns: Record<
     'confirmed_at',
     'unsubscribed_at',
     'updated_at',
+    'unsubscribed_scope',
   ],
   list_consent_events: ['id', 'subscriber_id', 'kind', 'wording_version', 'source', 'created_at'],
   list_tokens: ['token_hash', 'subscriber_id', 'purpose', 'created_at'],

@@ -1,6 +1,11 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { InsightEventName } from '../../shared/insights/insight-events';
-import type { ListEventKind, ListSource, ListStatus } from '../../shared/list/list-api';
+import type {
+  ListEventKind,
+  ListSource,
+  ListStatus,
+  UnsubscribeScope,
+} from '../../shared/list/list-api';
 import type { OrderStatus } from '../../shared/orders/order-api';
 import type { ImageFormat, StoreFileKind } from '../../shared/store/files-api';
 import type { TableName } from '../../shared/tables';
@@ -186,6 +191,11 @@ export type ListSubscriber = {
   created_at: CreatedAt;
   confirmed_at: NullableTimestamp;
   unsubscribed_at: NullableTimestamp;
+  unsubscribed_scope: ColumnType<
+    UnsubscribeScope | null,
+    UnsubscribeScope | null | undefined,
+    UnsubscribeScope | null
+  >;
   updated_at: Timestamp;
 };
 

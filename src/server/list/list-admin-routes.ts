@@ -179,6 +179,7 @@ const EXPORT_HEADER = [
   'created_at',
   'confirmed_at',
   'unsubscribed_at',
+  'unsubscribed_scope',
   'consent_asked_at',
   'consent_wording_version',
   'consent_confirmed_at',
@@ -206,7 +207,7 @@ function exportSubscribers(db: Kysely<Database>): Readable {
     .execute(async (trx) => {
       await sql`declare list_export no scroll cursor for
         select s.email, s.name, s.status, s.source, s.created_at, s.confirmed_at,
-          s.unsubscribed_at, asked.created_at as asked_at, asked.wording_version,
+          s.unsubscribed_at, s.unsubscribed_scope, asked.created_at as asked_at, asked.wording_version,
           confirmed.created_at as consent_confirmed_at, confirmed.source as confirmed_via
         from list_subscribers s
         left join lateral (select created_at, wording_version from list_consent_events e
@@ -226,6 +227,7 @@ function exportSubscribers(db: Kysely<Database>): Readable {
           created_at: Date;
           confirmed_at: Date | null;
           unsubscribed_at: Date | null;
+          unsubscribed_scope: string | null;
           asked_at: Date | null;
           wording_version: number | null;
           consent_confirmed_at: Date | null;
@@ -242,6 +244,7 @@ function exportSubscribers(db: Kysely<Database>): Readable {
               iso(row.created_at),
               iso(row.confirmed_at),
               iso(row.unsubscribed_at),
+              row.unsubscribed_scope,
               iso(row.asked_at),
               row.wording_version,
               iso(row.consent_confirmed_at),
@@ -438,7 +441,12 @@ export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
         async () => {
           const row = await trx
             .updateTable('list_subscribers')
-            .set({ status: 'unsubscribed', unsubscribed_at: new Date(), updated_at: new Date() })
+            .set({
+              status: 'unsubscribed',
+              unsubscribed_at: new Date(),
+              unsubscribed_scope: 'list',
+              updated_at: new Date(),
+            })
             .where('id', '=', id)
             .where('status', 'in', ['pending', 'confirmed'])
             .returning('id')

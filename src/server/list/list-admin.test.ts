@@ -127,7 +127,7 @@ describeEachDatabase('Admin → Subscribers', (use) => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.split('\r\n');
     expect(lines[0]).toBe(
-      'email,name,status,source,created_at,confirmed_at,unsubscribed_at,consent_asked_at,consent_wording_version,consent_confirmed_at,consent_confirmed_via',
+      'email,name,status,source,created_at,confirmed_at,unsubscribed_at,unsubscribed_scope,consent_asked_at,consent_wording_version,consent_confirmed_at,consent_confirmed_via',
     );
     const count = await use()
       .db.selectFrom('list_subscribers')
@@ -143,7 +143,10 @@ describeEachDatabase('Admin → Subscribers', (use) => {
     const { id } = (await subscriber('manual@example.com'))!;
     const answer = await admin('POST', `${adminSubscriberPath(id)}/unsubscribe`);
     expect(answer.statusCode, answer.body).toBe(200);
-    expect((await subscriber('manual@example.com'))?.status).toBe('unsubscribed');
+    expect(await subscriber('manual@example.com')).toMatchObject({
+      status: 'unsubscribed',
+      unsubscribed_scope: 'list',
+    });
     const logged = await sql<{ row_ids: string[] }>`
       select row_ids from admin_audit_log where action = 'unsubscribe'`.execute(use().db);
     expect(logged.rows.map((row) => row.row_ids.map(Number))).toContainEqual([id]);

@@ -1,4 +1,5 @@
 import { escapeHtml } from '../mail/escape-html';
+import { UNSUBSCRIBE_CHOICE_FIELD, type UnsubscribeScope } from '../../shared/list/list-api';
 
 /** The list pages' own small stylesheet (the site's policy allows no inline style). */
 export const LIST_STYLESHEET_PATH = '/list/list.css';
@@ -16,6 +17,15 @@ button{display:block;width:100%;border:0;border-radius:999px;padding:14px 24px;f
 button:hover{background:#2f4a3a}
 button:focus-visible,a:focus-visible{outline:3px solid #c58b3a;outline-offset:2px}
 a{color:#2f4a3a}
+fieldset{border:0;margin:0 0 20px;padding:0}
+legend{font-weight:600;margin:0 0 8px;padding:0;color:#1f2a24}
+label.choice{display:flex;gap:12px;align-items:flex-start;padding:12px 14px;margin:0 0 8px;
+  border:1px solid #d8d2c4;border-radius:14px;cursor:pointer}
+label.choice:has(input:checked){border-color:#3f5e4a;background:#f1f5f1}
+label.choice input{margin:4px 0 0;width:18px;height:18px;flex:none;accent-color:#3f5e4a}
+label.choice span{display:block}
+label.choice strong{display:block;color:#1f2a24}
+label.choice small{display:block;font-size:.875rem;color:#4f5d54}
 .small{font-size:.875rem;color:#4f5d54;margin-top:16px}
 `;
 
@@ -54,27 +64,49 @@ export function confirmedPage(productName: string): string {
   );
 }
 
-/** The unsubscribe link's page: one button. */
+/** The unsubscribe link's page: one button and the choice of what to stop. */
 export function unsubscribePage(productName: string, action: string): string {
+  const choice = (value: UnsubscribeScope, title: string, meaning: string, checked: boolean) =>
+    `<label class="choice"><input type="radio" name="${UNSUBSCRIBE_CHOICE_FIELD}" ` +
+    `value="${value}"${checked ? ' checked' : ''}>` +
+    `<span><strong>${title}</strong><small>${meaning}</small></span></label>`;
   return layout(
     'Unsubscribe',
     productName,
     `<h1>Unsubscribe</h1>` +
-      `<p>Stop the occasional emails from ${escapeHtml(productName)}? Emails about an order ` +
-      `you place (receipts and download links) still reach you.</p>` +
+      `<p>Stop the occasional emails from ${escapeHtml(productName)}.</p>` +
       `<form method="post" action="${escapeHtml(action)}">` +
-      `<input type="hidden" name="List-Unsubscribe" value="One-Click">` +
-      `<button type="submit">Unsubscribe</button></form>`,
+      `<fieldset><legend>What should still reach you?</legend>` +
+      choice(
+        'list',
+        'Only order emails',
+        'No more list emails. Receipts and download links for anything you buy still arrive.',
+        true,
+      ) +
+      choice(
+        'everything',
+        'Nothing I have not asked for',
+        'No list emails, and no more requests to join, even if someone enters this address in ' +
+          'our form. Receipts and download links still arrive, because you ask for them when ' +
+          'you buy.',
+        false,
+      ) +
+      `</fieldset><button type="submit">Unsubscribe</button></form>`,
   );
 }
 
 /** After unsubscribing: the same words whether or not the link named anyone. */
-export function unsubscribedPage(productName: string): string {
+export function unsubscribedPage(productName: string, scope: UnsubscribeScope = 'list'): string {
+  const next =
+    scope === 'everything'
+      ? 'We will not ask this address to join again either. Receipts and download links for ' +
+        'anything you buy still arrive. To join again, tick the box for emails at checkout.'
+      : 'If you change your mind, ask for the free guide again and tick the box: we will ask ' +
+        'you to confirm.';
   return layout(
     'Unsubscribed',
     productName,
     `<h1>You are unsubscribed</h1>` +
-      `<p>No more list emails will be sent to this address. If you change your mind, ask for ` +
-      `the free guide again and tick the box: we will ask you to confirm.</p>`,
+      `<p>No more list emails will be sent to this address. ${next}</p>`,
   );
 }

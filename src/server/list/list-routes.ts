@@ -1,5 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
-import { listConfirmPath, listUnsubscribePath } from '../../shared/list/list-api';
+import {
+  listConfirmPath,
+  listUnsubscribePath,
+  UNSUBSCRIBE_CHOICE_FIELD,
+  type UnsubscribeScope,
+} from '../../shared/list/list-api';
 import {
   confirmedPage,
   confirmPage,
@@ -24,7 +29,7 @@ function html(reply: FastifyReply, body: string) {
 
 /**
  * The links of list emails (DESIGN.md "The mailing list"): GET shows a page with one button and
- * changes nothing; POST acts. Every token, known, unknown or altered, gets the same page and
+ * changes nothing (the unsubscribe page also offers the choice of what to stop); POST acts. Every token, known, unknown or altered, gets the same page and
  * status. The unsubscribe POST is RFC 8058's one-click: a mail provider posts
  * `List-Unsubscribe=One-Click` with no cookie and no Origin, so no origin check applies, and
  * the answer is the page itself (no redirect).
@@ -73,10 +78,19 @@ export const listRoutes: FastifyPluginAsync = async (app) => {
     '/list/unsubscribe/:token',
     { bodyLimit: LINK_BODY_LIMIT },
     async (request, reply) => {
-      const oneClick =
-        typeof request.body === 'string' && request.body.includes('List-Unsubscribe=One-Click');
-      await service.unsubscribe(request.params.token, oneClick ? 'one-click' : 'unsubscribe link');
-      return html(reply, unsubscribedPage(productName()));
+      const body = typeof request.body === 'string' ? request.body : '';
+      const oneClick = body.includes('List-Unsubscribe=One-Click');
+      // The page's form sends its choice; one-click (and any other body) stops list email only.
+      const scope: UnsubscribeScope =
+        !oneClick && new URLSearchParams(body).get(UNSUBSCRIBE_CHOICE_FIELD) === 'everything'
+          ? 'everything'
+          : 'list';
+      await service.unsubscribe(
+        request.params.token,
+        oneClick ? 'one-click' : 'unsubscribe page',
+        scope,
+      );
+      return html(reply, unsubscribedPage(productName(), scope));
     },
   );
 };

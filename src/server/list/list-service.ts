@@ -5,7 +5,12 @@ import { newToken, TOKEN_PATTERN, tokenHash } from '../http/tokens';
 import { deliveryRows } from '../mail/delivery-store';
 import type { MailMessage } from '../mail/mail-message';
 import type { StoreService } from '../store/store-plugin';
-import type { ListEventKind, ListSource, ListStatus } from '../../shared/list/list-api';
+import type {
+  ListEventKind,
+  ListSource,
+  ListStatus,
+  UnsubscribeScope,
+} from '../../shared/list/list-api';
 import { confirmationEmail, welcomeEmail } from './list-emails';
 
 /** The table name list emails are queued under (mail_deliveries.source_table). */
@@ -23,7 +28,13 @@ export type ListServiceDeps = {
 };
 
 type Tx = Transaction<Database>;
-type Subscriber = { id: number; email: string; name: string; status: ListStatus };
+type Subscriber = {
+  id: number;
+  email: string;
+  name: string;
+  status: ListStatus;
+  unsubscribed_scope: UnsubscribeScope | null;
+};
 
 const inactive = new Set(['unsubscribed', 'bounced', 'complained']);
 
@@ -59,7 +70,7 @@ async function issueToken(trx: Tx, subscriberId: number, purpose: 'confirm' | 'u
 async function lockedByEmail(trx: Tx, email: string): Promise<Subscriber | undefined> {
   return trx
     .selectFrom('list_subscribers')
-    .select(['id', 'email', 'name', 'status'])
+    .select(['id', 'email', 'name', 'status', 'unsubscribed_scope'])
     .where(sql<string>`lower(email)`, '=', email.toLowerCase())
     .forUpdate()
     .executeTakeFirst();
@@ -79,6 +90,7 @@ async function lockedByToken(
       'list_subscribers.email',
       'list_subscribers.name',
       'list_subscribers.status',
+      'list_subscribers.unsubscribed_scope',
     ])
     .where('list_tokens.token_hash', '=', tokenHash(token))
     .where('list_tokens.purpose', '=', purpose)
@@ -107,6 +119,7 @@ export function createListService(deps: ListServiceDeps) {
         status: 'confirmed',
         confirmed_at: new Date(),
         unsubscribed_at: null,
+        unsubscribed_scope: null,
         updated_at: new Date(),
       })
       .where('id', '=', subscriber.id)
@@ -137,12 +150,14 @@ export function createListService(deps: ListServiceDeps) {
       const queued = await db.transaction().execute(async (trx) => {
         let subscriber = await lockedByEmail(trx, input.email);
         if (subscriber?.status === 'confirmed') return false;
+        // Whoever owns the address asked for no more requests to join: none is sent.
+        if (subscriber?.unsubscribed_scope === 'everything') return false;
         if (!subscriber) {
           const inserted = await trx
             .insertInto('list_subscribers')
             .values({ email: input.email, name: input.name, source: input.source })
             .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
-            .returning(['id', 'email', 'name', 'status'])
+            .returning(['id', 'email', 'name', 'status', 'unsubscribed_scope'])
             .executeTakeFirst();
           // Another request created it meanwhile: take that one.
           subscriber = inserted ?? (await lockedByEmail(trx, input.email));
@@ -192,19 +207,40 @@ export function createListService(deps: ListServiceDeps) {
     /**
      * The unsubscribe link (the page's button or a mail provider's one-click POST): the
      * address leaves the list, and its list emails not yet sent are dropped, in one
-     * transaction. False when the token names no one (the answer is the same).
+     * transaction. `scope` is the page's choice (one-click means `list`); `everything` also
+     * stops requests to join, and can be chosen after an earlier `list`. Each change is an
+     * `unsubscribed` event whose source names the way and the choice. False when the token
+     * names no one (the answer is the same).
      */
-    async unsubscribe(token: string, via: string): Promise<boolean> {
+    async unsubscribe(
+      token: string,
+      via: string,
+      scope: UnsubscribeScope = 'list',
+    ): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const subscriber = await lockedByToken(trx, token, 'unsubscribe');
         if (!subscriber) return false;
+        const source = scope === 'everything' ? `${via}: everything` : via;
         if (subscriber.status === 'confirmed' || subscriber.status === 'pending') {
           await trx
             .updateTable('list_subscribers')
-            .set({ status: 'unsubscribed', unsubscribed_at: new Date(), updated_at: new Date() })
+            .set({
+              status: 'unsubscribed',
+              unsubscribed_at: new Date(),
+              unsubscribed_scope: scope,
+              updated_at: new Date(),
+            })
             .where('id', '=', subscriber.id)
             .execute();
-          await recordEvent(trx, subscriber.id, 'unsubscribed', via, null);
+          await recordEvent(trx, subscriber.id, 'unsubscribed', source, null);
+        } else if (scope === 'everything' && subscriber.unsubscribed_scope !== 'everything') {
+          // Already off the list (unsubscribed, bounced or complained): the wider choice counts.
+          await trx
+            .updateTable('list_subscribers')
+            .set({ unsubscribed_scope: 'everything', updated_at: new Date() })
+            .where('id', '=', subscriber.id)
+            .execute();
+          await recordEvent(trx, subscriber.id, 'unsubscribed', source, null);
         }
         await trx
           .deleteFrom('mail_deliveries')
@@ -236,7 +272,7 @@ export function createListService(deps: ListServiceDeps) {
       subscriber ??= await trx
         .insertInto('list_subscribers')
         .values({ email: input.email, name: input.name, source: 'checkout' })
-        .returning(['id', 'email', 'name', 'status'])
+        .returning(['id', 'email', 'name', 'status', 'unsubscribed_scope'])
         .executeTakeFirstOrThrow();
       await confirmIn(trx, subscriber, 'checkout webhook', input.storeVersion);
       return true;
@@ -267,4 +303,39 @@ export async function markListBounced(
     if (changed) await recordEvent(trx, changed.id, 'bounced', 'mail server', null);
   });
   return true;
+}
+
+/**
+ * A mail provider's signed event (the HTTP mail API's webhook): a permanent bounce marks the
+ * address's subscriber `bounced`, a complaint `complained`, each with its event, and drops its
+ * list emails not yet sent, in one transaction. A complaint also counts after an unsubscribe
+ * or a bounce (it is the stronger record). True when a subscriber changed. Transactional mail
+ * (receipts, links, codes) is not list mail and still goes to the address.
+ */
+export async function markListFromProvider(
+  db: Kysely<Database>,
+  event: { kind: 'bounced' | 'complained'; recipient: string },
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const subscriber = await lockedByEmail(trx, event.recipient.trim());
+    if (!subscriber) return false;
+    const from: ListStatus[] =
+      event.kind === 'bounced'
+        ? ['pending', 'confirmed']
+        : ['pending', 'confirmed', 'unsubscribed', 'bounced'];
+    if (!from.includes(subscriber.status)) return false;
+    await trx
+      .updateTable('list_subscribers')
+      .set({ status: event.kind, updated_at: new Date() })
+      .where('id', '=', subscriber.id)
+      .execute();
+    await recordEvent(trx, subscriber.id, event.kind, 'mail provider webhook', null);
+    await trx
+      .deleteFrom('mail_deliveries')
+      .where('source_table', '=', LIST_SOURCE_TABLE)
+      .where('source_id', '=', subscriber.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return true;
+  });
 }

@@ -215,7 +215,7 @@ describeEachDatabase('the mailing list', (use) => {
     expect(answer.statusCode).toBe(200);
     expect(answer.headers.location).toBeUndefined();
     const row = await subscriber(email);
-    expect(row).toMatchObject({ status: 'unsubscribed' });
+    expect(row).toMatchObject({ status: 'unsubscribed', unsubscribed_scope: 'list' });
     expect(row?.unsubscribed_at).toBeInstanceOf(Date);
     const pending = await database.db
       .selectFrom('mail_deliveries')
@@ -263,6 +263,80 @@ describeEachDatabase('the mailing list', (use) => {
       'unsubscribed',
       'asked',
       're-subscribed',
+    ]);
+  });
+
+  it('offers the choice on the unsubscribe page; "everything" also stops requests to join', async () => {
+    const email = freshEmail('everything');
+    const { unsubscribePath } = await confirmedSubscriber(email);
+    const page = await app.inject({ method: 'GET', url: unsubscribePath });
+    expect(page.body).toContain('name="choice" value="list" checked');
+    expect(page.body).toContain('name="choice" value="everything"');
+    // An unknown token gets the same page.
+    const unknown = await app.inject({ method: 'GET', url: '/list/unsubscribe/' + 'z'.repeat(43) });
+    expect(unknown.body.replace(/unsubscribe\/[^"]+/, '')).toBe(
+      page.body.replace(/unsubscribe\/[^"]+/, ''),
+    );
+    expect((await subscriber(email))?.status).toBe('confirmed');
+
+    const answer = await app.inject({
+      method: 'POST',
+      url: unsubscribePath,
+      payload: 'choice=everything',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.body).toContain('We will not ask this address to join again');
+    expect(await subscriber(email)).toMatchObject({
+      status: 'unsubscribed',
+      unsubscribed_scope: 'everything',
+    });
+    expect((await events(email)).map((event) => [event.kind, event.source])).toEqual([
+      ['asked', 'free-guide form'],
+      ['confirmed', 'confirmation link'],
+      ['unsubscribed', 'unsubscribe page: everything'],
+    ]);
+    // The guide is still given, but no confirmation email asks this address to join.
+    const before = sink.messages.length;
+    const guide = await requestGuide(app, { name: 'Ada', email, listConsent: true });
+    expect(guide.statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(
+      sink.messages
+        .slice(before)
+        .filter(
+          (mail) =>
+            mail.envelopeTo.includes(email) && mail.subject === 'Please confirm your subscription',
+        ),
+    ).toEqual([]);
+    expect((await subscriber(email))?.status).toBe('unsubscribed');
+  });
+
+  it('stops list email only for the "only order emails" choice, and widens it later', async () => {
+    const email = freshEmail('onlyorders');
+    const { unsubscribePath } = await confirmedSubscriber(email);
+    const form = (payload: string) =>
+      app.inject({
+        method: 'POST',
+        url: unsubscribePath,
+        payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+    const answer = await form('choice=list');
+    expect(answer.body).toContain('ask for the free guide again');
+    expect(await subscriber(email)).toMatchObject({
+      status: 'unsubscribed',
+      unsubscribed_scope: 'list',
+    });
+    await form('choice=list');
+    await form('choice=everything');
+    await form('choice=everything');
+    expect((await subscriber(email))?.unsubscribed_scope).toBe('everything');
+    expect((await events(email)).map((event) => [event.kind, event.source])).toEqual([
+      ['asked', 'free-guide form'],
+      ['confirmed', 'confirmation link'],
+      ['unsubscribed', 'unsubscribe page'],
+      ['unsubscribed', 'unsubscribe page: everything'],
     ]);
   });
 

@@ -11,7 +11,8 @@ type RunReply = { send_email_status?: unknown; error?: unknown; outputs?: RunRep
 const MAX_SOCKETS = 10;
 
 /**
- * SPEC.md's email-sending service: POST {url}/v1/run with a bearer key. Only a reply whose
+ * SPEC.md's email-sending service: POST {url}/v1/run with a bearer key. A message's extra
+ * headers (a list email's List-Unsubscribe pair) go as `inputs.headers`, name → value. Only a reply whose
  * send_email_status is 'success' counts as sent; its error field explains a failure. One
  * keep-alive agent per transport (one transport per process), so sends share connections.
  */
@@ -30,6 +31,8 @@ export function apiTransport(settings: ApiSettings): MailTransport {
           title: mail.subject,
           body_html: mail.html,
           project_id: settings.projectId,
+          // A list email's List-Unsubscribe and List-Unsubscribe-Post, for the provider to set.
+          ...(mail.headers ? { headers: mail.headers } : {}),
         },
       });
       const { status, body } = await post(

@@ -7,10 +7,12 @@
  * - GET  listConfirmPath(token)      → 200 a page with one button (changes nothing: mail
  *                                      scanners fetch links)
  * - POST listConfirmPath(token)      → 200 the subscriber is confirmed, a welcome email queued
- * - GET  listUnsubscribePath(token)  → 200 a page with one button
+ * - GET  listUnsubscribePath(token)  → 200 a page with one button and the choice
+ *                                      UNSUBSCRIBE_CHOICE_FIELD = 'list' | 'everything'
  * - POST listUnsubscribePath(token)  → 200 unsubscribed in the same transaction (RFC 8058
  *                                      one-click: body List-Unsubscribe=One-Click, no cookie,
- *                                      no origin)
+ *                                      no origin, means 'list'; the page's form sends the
+ *                                      choice)
  *
  * The free-guide form (POST /api/forms/free-guide) takes `listConsent: true`.
  *
@@ -45,6 +47,15 @@ export const listEventKinds = [
   'erased-marker',
 ] as const;
 export type ListEventKind = (typeof listEventKinds)[number];
+
+/**
+ * What the unsubscribe page's choice stops: `list` the list emails only; `everything` also the
+ * requests to join (confirmation emails anyone could trigger by entering the address). Emails
+ * the person asks for (receipts, download links, codes) go either way.
+ */
+export const unsubscribeScopes = ['list', 'everything'] as const;
+export type UnsubscribeScope = (typeof unsubscribeScopes)[number];
+export const UNSUBSCRIBE_CHOICE_FIELD = 'choice';
 
 /** The body field of the free-guide form that asks for list email. */
 export const LIST_CONSENT_FIELD = 'listConsent';
