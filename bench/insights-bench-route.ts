@@ -26,6 +26,16 @@ export async function insightsBenchRoute(app: FastifyInstance) {
         (values ('page_view', 100), ('guide_requested', 10), ('checkout_click', 5)) n(name, share)
       on conflict do nothing`.execute(db);
     await sql`
+      insert into insight_campaign_daily (day, source, medium, campaign, channel, visitors,
+        pageviews, guide_requests, checkout_clicks)
+      select day, source, medium, campaign, channel,
+        coalesce(sum(visitors) filter (where name = 'page_view'), 0),
+        coalesce(sum(events) filter (where name = 'page_view'), 0),
+        coalesce(sum(events) filter (where name = 'guide_requested'), 0),
+        coalesce(sum(events) filter (where name = 'checkout_click'), 0)
+      from insight_source_daily group by day, source, medium, campaign, channel
+      on conflict do nothing`.execute(db);
+    await sql`
       insert into insight_daily (day, name, visitors, events)
       select day, name, sum(visitors), sum(events) from insight_source_daily group by day, name
       on conflict do nothing`.execute(db);
@@ -52,6 +62,7 @@ export async function insightsBenchRoute(app: FastifyInstance) {
       on conflict do nothing`.execute(db);
     for (const table of [
       'insight_source_daily',
+      'insight_campaign_daily',
       'insight_daily',
       'insight_entry_daily',
       'insight_client_daily',

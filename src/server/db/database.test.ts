@@ -30,6 +30,7 @@ const expectedColumns: Record<
   | 'insight_events'
   | 'insight_daily'
   | 'insight_source_daily'
+  | 'insight_campaign_daily'
   | 'insight_entry_daily'
   | 'insight_client_daily'
   | 'store_versions'
@@ -145,6 +146,17 @@ const expectedColumns: Record<
     'name',
     'visitors',
     'events',
+  ],
+  insight_campaign_daily: [
+    'day',
+    'source',
+    'medium',
+    'campaign',
+    'channel',
+    'visitors',
+    'pageviews',
+    'guide_requests',
+    'checkout_clicks',
   ],
   insight_entry_daily: ['day', 'path', 'visitors'],
   insight_client_daily: ['day', 'browser', 'device', 'visitors'],

@@ -138,6 +138,19 @@ export type InsightSourceDaily = {
   events: number;
 };
 
+/** insight_source_daily's counters side by side per day and source key (the Sources answer). */
+export type InsightCampaignDaily = {
+  day: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
+  visitors: number;
+  pageviews: number;
+  guide_requests: number;
+  checkout_clicks: number;
+};
+
 /** DESIGN.md "The offer, edited by the owner": content is a StoreContent document. */
 export type StoreVersion = {
   version: number;
@@ -234,6 +247,7 @@ export type Database = CoversEveryTable<{
   insight_events: InsightEvent;
   insight_daily: InsightDaily;
   insight_source_daily: InsightSourceDaily;
+  insight_campaign_daily: InsightCampaignDaily;
   insight_entry_daily: { day: string; path: string; visitors: number };
   insight_client_daily: { day: string; browser: string; device: string; visitors: number };
   store_versions: StoreVersion;

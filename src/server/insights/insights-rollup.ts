@@ -27,6 +27,19 @@ export async function rollUpInsights(trx: Kysely<Database>, now = new Date()): P
     on conflict (day, source, medium, campaign, channel, name) do update
       set visitors = excluded.visitors, events = excluded.events`.execute(trx);
   await sql`
+    insert into insight_campaign_daily (day, source, medium, campaign, channel, visitors,
+      pageviews, guide_requests, checkout_clicks)
+    select day, source, medium, campaign, channel,
+      count(distinct visitor) filter (where name = 'page_view'),
+      count(*) filter (where name = 'page_view'),
+      count(*) filter (where name = 'guide_requested'),
+      count(*) filter (where name = 'checkout_click')
+    from insight_events group by day, source, medium, campaign, channel
+    on conflict (day, source, medium, campaign, channel) do update
+      set visitors = excluded.visitors, pageviews = excluded.pageviews,
+        guide_requests = excluded.guide_requests,
+        checkout_clicks = excluded.checkout_clicks`.execute(trx);
+  await sql`
     insert into insight_entry_daily (day, path, visitors)
     select day, path, count(*) from (
       select distinct on (day, visitor) day, path from insight_events

@@ -87,6 +87,7 @@ describeEachDatabase('sources and campaigns', (use) => {
       'insight_events',
       'insight_daily',
       'insight_source_daily',
+      'insight_campaign_daily',
       'insight_entry_daily',
       'insight_client_daily',
       'insight_salts',
@@ -335,6 +336,100 @@ describeEachDatabase('sources and campaigns', (use) => {
       n: number;
     }>`select count(*)::int as n from insight_source_daily`.execute(db);
     expect(kept.rows[0]!.n).toBe(4);
+  });
+
+  it('answers from the per-key roll-up exactly as the plain aggregation of insight_source_daily and the raw events', async () => {
+    const { db } = use();
+    const now = new Date();
+    const keys = [
+      { source: 'ig', medium: '', campaign: 'spring', channel: 'social' },
+      { source: 'ig', medium: 'story', campaign: 'spring', channel: 'social' },
+      { source: 'google.com', medium: '', campaign: '', channel: 'search' },
+      { source: 'news', medium: 'email', campaign: 'may', channel: 'email' },
+      { source: 'direct', medium: '', campaign: '', channel: 'direct' },
+    ] as const;
+    const names = ['page_view', 'page_view', 'guide_requested', 'checkout_click'] as const;
+    const fill = async (days: number[], salt: number) => {
+      const values = [];
+      for (const ago of days)
+        for (let i = 0; i < 40; i += 1) {
+          // Visitors come back and cross keys on a day; one key only clicks (no page view).
+          const key = keys[(i * 7 + ago + salt) % keys.length]!;
+          const name = key.source === 'news' ? 'checkout_click' : names[(i + salt) % 4]!;
+          values.push({
+            day: daysAgo(ago, now),
+            visitor: `v${(i * 3 + ago) % 11}`,
+            name,
+            path: '/',
+            ...key,
+          });
+        }
+      await db.insertInto('insight_events').values(values).execute();
+    };
+    await fill([0, 1, 2, 3, 4, 5, 6], 0);
+    await rollUpInsights(db, now);
+    await fill([0, 1], 1);
+
+    const from = daysAgo(6, now);
+    const to = today();
+    const live = sql`select distinct day from insight_events where day between ${from}::date and ${to}::date`;
+    const plainRows = await sql<{
+      source: string;
+      medium: string;
+      campaign: string;
+      channel: string;
+      visitors: number;
+      guideRequests: number;
+      checkoutClicks: number;
+    }>`
+      select source, medium, campaign, channel,
+        coalesce(sum(visitors) filter (where name = 'page_view'), 0)::float8 as visitors,
+        coalesce(sum(events) filter (where name = 'guide_requested'), 0)::float8 as "guideRequests",
+        coalesce(sum(events) filter (where name = 'checkout_click'), 0)::float8 as "checkoutClicks"
+      from (
+        select source, medium, campaign, channel, name, count(distinct visitor) as visitors, count(*) as events
+        from insight_events where day between ${from}::date and ${to}::date
+        group by day, source, medium, campaign, channel, name
+        union all
+        select source, medium, campaign, channel, name, visitors, events from insight_source_daily
+        where day between ${from}::date and ${to}::date and day not in (${live})
+      ) t group by source, medium, campaign, channel`.execute(db);
+    const plainDays = async (source?: string) => {
+      const filter = source === undefined ? sql`true` : sql`source = ${source}`;
+      const { rows } = await sql<{ date: string; visitors: number; pageviews: number }>`
+        select to_char(day, 'YYYY-MM-DD') as date, count(distinct visitor)::int as visitors,
+          count(*)::int as pageviews from insight_events
+        where day between ${from}::date and ${to}::date and name = 'page_view' and ${filter}
+        group by day
+        union all
+        select to_char(day, 'YYYY-MM-DD'), sum(visitors)::int, sum(events)::int
+        from insight_source_daily where day between ${from}::date and ${to}::date
+          and name = 'page_view' and ${filter} and day not in (${live})
+        group by day`.execute(db);
+      return new Map(rows.map((r) => [r.date, r]));
+    };
+    const byKey = <T extends { source: string; medium: string; campaign: string }>(a: T, b: T) =>
+      `${a.source} ${a.medium} ${a.campaign}`.localeCompare(
+        `${b.source} ${b.medium} ${b.campaign}`,
+      );
+
+    for (const source of [undefined, 'ig', 'news']) {
+      const answer = await sources({ from, to }, source);
+      expect(
+        answer.rows.map(({ purchases: _p, revenue: _r, ...counts }) => counts).sort(byKey),
+      ).toEqual([...plainRows.rows].sort(byKey));
+      expect(answer.rows.length).toBe(keys.length);
+      const days = await plainDays(source);
+      expect(answer.days.length).toBe(7);
+      for (const day of answer.days)
+        expect([day.date, day.visitors, day.pageviews]).toEqual([
+          day.date,
+          days.get(day.date)?.visitors ?? 0,
+          days.get(day.date)?.pageviews ?? 0,
+        ]);
+      // Live days and rolled-up days both carry page views.
+      expect(answer.days.filter((day) => day.pageviews > 0).length).toBe(source === 'news' ? 0 : 7);
+    }
   });
 
   it('refuses a bad range or source and strangers', async () => {
