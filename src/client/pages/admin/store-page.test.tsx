@@ -161,7 +161,8 @@ describe('Store page', () => {
         endsAt: new Date('2031-12-01T18:00').toISOString(),
       }),
     );
-  });
+    // Two validations of the whole form: about 7 s on two busy cores.
+  }, 20_000);
 
   it('saves a changed price and headline as the draft, in cents', async () => {
     const store = fakeStore();
