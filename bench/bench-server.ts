@@ -4,7 +4,7 @@
  * without anything around them) and fill a table for the admin list measurements. The page's
  * floor has its own server (lib/floor-server.ts); the orders part's routes are in
  * orders-bench-routes.ts, the events part's count in events-bench-route.ts, the admin
- * search's query plans in explain-search-route.ts.
+ * search's query plans in explain-search-route.ts, the list part's in list-bench-routes.ts.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { loadConfig } from '../src/server/config/load-config';
 import { startServer } from '../src/server/server';
 import { bareSubmitRoute } from './bare-submit-route';
 import { fillTableRoute } from './fill-table-route';
+import { listBenchRoutes } from './list-bench-routes';
 import { eventsBenchRoute } from './events-bench-route';
 import { explainSearchRoute } from './explain-search-route';
 import { ordersBenchRoutes } from './orders-bench-routes';
@@ -28,6 +29,7 @@ const server = await startServer(config, {
     app.register(ordersBenchRoutes);
     app.register(eventsBenchRoute);
     app.register(explainSearchRoute);
+    app.register(listBenchRoutes);
   },
 });
 console.log(`  Site:      ${server.url}/`);

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|balancer|store]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|balancer|store|list]
  *   [--out FILE] [--runs N] [--reference] [--quick]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
@@ -23,6 +23,7 @@ import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
 import { benchBalancer } from './parts/balancer';
 import { benchEvents } from './parts/events';
+import { benchList } from './parts/list';
 import { benchMemory } from './parts/memory';
 import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
@@ -44,6 +45,7 @@ const PARTS = [
   'events',
   'balancer',
   'store',
+  'list',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -209,6 +211,9 @@ try {
   });
   await part('store', () =>
     sides('store', ({ dataDir, postgres }) => benchStore(root, dataDir, postgres)),
+  );
+  await part('list', () =>
+    sides('list', ({ dataDir, postgres }) => benchList(root, dataDir, postgres)),
   );
 } finally {
   await rm(scratchDir, { recursive: true, force: true });
