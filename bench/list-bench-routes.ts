@@ -25,7 +25,7 @@ export async function listBenchRoutes(app: FastifyInstance) {
       await sql`
         with added as (
           insert into list_subscribers (email, name, status, source)
-          select 'bench-' || ${purpose} || '-' || ${run} || '-' || i || '@example.com', '', ${status}, 'free-guide'
+          select 'bench-' || ${purpose}::text || '-' || ${run}::text || '-' || i || '@example.com', '', ${status}::text, 'free-guide'
           from unnest(${sql.val(tokens.map((_, i) => i))}::int[]) as i
           returning id, email
         )
@@ -33,7 +33,7 @@ export async function listBenchRoutes(app: FastifyInstance) {
         select h.hash, added.id, ${purpose}
         from added
         join unnest(${sql.val(tokens.map(tokenHash))}::text[]) with ordinality as h(hash, n)
-          on added.email = 'bench-' || ${purpose} || '-' || ${run} || '-' || (h.n - 1) || '@example.com'`.execute(
+          on added.email = 'bench-' || ${purpose}::text || '-' || ${run}::text || '-' || (h.n - 1) || '@example.com'`.execute(
         db,
       );
       return { tokens };
