@@ -9,8 +9,8 @@ const BATCH = 100_000;
  * - POST /__bench/list/tokens { count, purpose }: `count` new subscribers (pending for
  *   `confirm`, confirmed for `unsubscribe`), each with one link of that purpose; answers the
  *   links' tokens, as the emails would carry them.
- * - POST /__bench/list/fill { rows }: grows list_subscribers to `rows` confirmed subscribers
- *   named `Bulk N` at `bulkN@scale.test` (names sharing the address's letters), then refreshes
+ * - POST /__bench/list/fill { rows }: adds confirmed subscribers named `Bulk N` at
+ *   `bulkN@scale.test` until `rows` of them exist (beside the links' and the import's) (names sharing the address's letters), then refreshes
  *   the planner's statistics.
  */
 export async function listBenchRoutes(app: FastifyInstance) {
@@ -45,7 +45,9 @@ export async function listBenchRoutes(app: FastifyInstance) {
     const target = request.body.rows;
     const { rows } = await sql<{
       n: number | string;
-    }>`select count(*) as n from list_subscribers`.execute(db);
+    }>`select count(*) as n from list_subscribers where source = 'import' and email like 'bulk%@scale.test'`.execute(
+      db,
+    );
     let count = Number(rows[0]!.n);
     while (count < target) {
       const size = Math.min(BATCH, target - count);
