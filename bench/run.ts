@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|insights|balancer|store]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|insights|balancer|store|list]
  *   [--out FILE] [--runs N] [--reference] [--quick]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
@@ -24,6 +24,7 @@ import { benchBackup } from './parts/backup';
 import { benchBalancer } from './parts/balancer';
 import { benchEvents } from './parts/events';
 import { benchInsights } from './parts/insights';
+import { benchList } from './parts/list';
 import { benchMemory } from './parts/memory';
 import { benchOrders } from './parts/orders';
 import { benchPage } from './parts/page';
@@ -46,6 +47,7 @@ const PARTS = [
   'insights',
   'balancer',
   'store',
+  'list',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -214,6 +216,9 @@ try {
   });
   await part('store', () =>
     sides('store', ({ dataDir, postgres }) => benchStore(root, dataDir, postgres)),
+  );
+  await part('list', () =>
+    sides('list', ({ dataDir, postgres }) => benchList(root, dataDir, postgres)),
   );
 } finally {
   await rm(scratchDir, { recursive: true, force: true });

@@ -268,6 +268,50 @@ describe('formatResults for the store', () => {
   });
 });
 
+describe('formatResults for the mailing list', () => {
+  it('prints the links, the import and the search beside their goals', () => {
+    const load = { rps: 800, p50_ms: 50, p99_ms: 120, max_ms: 200, errors: 0, answered: 8000 };
+    const text = formatResults({
+      list: {
+        embedded: {
+          bare: { ...load, rps: 1000 },
+          confirm: { ...load, ratio_to_bare: 0.8 },
+          unsubscribe: { ...load, rps: 700, ratio_to_bare: 0.7 },
+          import: {
+            rows: 100000,
+            seconds: 50,
+            rows_per_s: 2000,
+            rss_before_mb: 300,
+            rss_growth_mb: 40.5,
+            page_idle_p99_ms: 10,
+            page_during_p99_ms: 15,
+            page_p99_x_idle: 1.5,
+          },
+          search: {
+            rows: 300000,
+            q: 'bulk150007@scale',
+            plain_ms: 10,
+            search_ms: 12,
+            x_plain: 1.2,
+          },
+        },
+      },
+    });
+    expect(text).toMatch(
+      /\| confirm POSTs\/s.*\| 800 \(120 ms; 0\) = 0\.8× bare 1000\s+\| ≥ 0\.8× bare \|/,
+    );
+    expect(text).toMatch(/one-click unsubscribe POSTs\/s.*\| 700 \(120 ms; 0\) = 0\.7× bare 1000/);
+    expect(text).toMatch(/import of 100000 rows\s+\| 50 s, 2000 rows\/s/);
+    expect(text).toMatch(
+      /RSS growth during the import\s+\| \+40\.5 MB \(from 300 MB\)\s+\| ≤ 64 MB/,
+    );
+    expect(text).toMatch(/GET \/ p99 during the import\s+\| 15 ms = 1\.5× idle 10 ms/);
+    expect(text).toMatch(
+      /search bulk150007@scale among 300000 \(p50\)\s+\| 12 ms = 1\.2× plain page 10 ms/,
+    );
+  });
+});
+
 describe('checkOrders', () => {
   const order = (session_id: string, links = 1, emails = 2) => ({ session_id, links, emails });
   const options = { emailsPerOrder: 2, inFlightLimit: 1 };

@@ -268,7 +268,46 @@ export function resultSections(results: AnyRecord): { part: string; text: string
   }
   if (results.balancer) add('balancer', balancerTable(results.balancer));
   if (results.store) add('store', storeTable(results.store));
+  if (results.list) add('list', listTable(results.list));
   return sections;
+}
+
+/** The mailing list's links, import and search, each against its goal. */
+function listTable(list: AnyRecord): string {
+  const rows: Row[] = [];
+  for (const [db, r] of Object.entries(list)) {
+    const link = (name: string, l: AnyRecord) => [
+      db,
+      `${name} POSTs/s, 50 connections (p99; errors)`,
+      `${l.rps} (${l.p99_ms} ms; ${l.errors}) = ${l.ratio_to_bare}× bare ${r.bare.rps}`,
+      '≥ 0.8× bare',
+    ];
+    const i = r.import;
+    rows.push(
+      link('confirm', r.confirm),
+      link('one-click unsubscribe', r.unsubscribe),
+      [db, `import of ${i.rows} rows`, `${i.seconds} s, ${i.rows_per_s} rows/s`, ''],
+      [
+        db,
+        'RSS growth during the import',
+        `+${i.rss_growth_mb} MB (from ${i.rss_before_mb} MB)`,
+        '≤ 64 MB',
+      ],
+      [
+        db,
+        'GET / p99 during the import',
+        `${i.page_during_p99_ms} ms = ${i.page_p99_x_idle}× idle ${i.page_idle_p99_ms} ms`,
+        '≤ 2× idle',
+      ],
+      [
+        db,
+        `search ${r.search.q} among ${r.search.rows} (p50)`,
+        `${r.search.search_ms} ms = ${r.search.x_plain}× plain page ${r.search.plain_ms} ms`,
+        '≤ 2× plain',
+      ],
+    );
+  }
+  return table('Mailing list (issue 36)', ['db', 'measure', 'result', 'goal'], rows);
 }
 
 /** Publishing, product downloads and image uploads, each against its goal. */

@@ -56,8 +56,11 @@ export type SubmitResults = SubmitLoad & {
 
 let sequence = 0;
 
-/** One request of a load: its body and headers, and a key to report when it is answered. */
-export type Post = { body: string; headers?: Record<string, string>; key?: string };
+/**
+ * One request of a load: its body and headers, a key to report when it is answered, and its
+ * own path if it is not the load's route.
+ */
+export type Post = { body: string; headers?: Record<string, string>; key?: string; path?: string };
 
 /**
  * autocannon POSTs to one route from CONNECTIONS connections for `durationS`, each request
@@ -81,7 +84,12 @@ export async function postLoad(
         setupRequest: (request, context: { key?: string }) => {
           const post = next();
           context.key = post.key;
-          return { ...request, body: post.body, headers: { ...request.headers, ...post.headers } };
+          return {
+            ...request,
+            ...(post.path !== undefined && { path: post.path }),
+            body: post.body,
+            headers: { ...request.headers, ...post.headers },
+          };
         },
         onResponse: (status, _body, context: { key?: string }) => {
           if (status >= 200 && status < 300 && context.key) onAnswered?.(context.key);

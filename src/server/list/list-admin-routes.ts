@@ -16,6 +16,7 @@ import {
   type SubscriberPage,
 } from '../../shared/list/list-api';
 import { audited, recordAudit } from '../admin/audit/audit-log';
+import { emailMatching, escapeLike, textMatching } from '../admin/tables/row-conditions';
 import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { idParam, pageField, parsedOr400 } from '../http/input';
@@ -51,19 +52,15 @@ type Row = {
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
- * The search: an address-like term ("@" in it) is matched against addresses only (a name
- * never holds an "@"), a plain term against addresses and names.
+ * The search: a case-insensitive substring of the address or the name, answered as the
+ * admin table search answers it (migrations 0008 and 0016): a term with an "@" through the
+ * address key and the partial index of names that hold an "@", a plain term through the
+ * trigram indexes.
  */
 function matching(q: string) {
-  const pattern = likePattern(q);
-  return q.includes('@')
-    ? sql<boolean>`lower(email) like ${pattern}`
-    : sql<boolean>`(lower(email) like ${pattern} or lower(name) like ${pattern})`;
+  const pattern = `%${escapeLike(q)}%`;
+  return sql<boolean>`(${emailMatching(q, pattern)} or ${textMatching('name', q, pattern)})`;
 }
 
 async function eventsOf(db: Kysely<Database>, ids: number[]) {

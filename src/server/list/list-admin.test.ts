@@ -120,6 +120,22 @@ describeEachDatabase('Admin → Subscribers', (use) => {
     ]);
   });
 
+  it('finds an "@" term in an address or in a name that holds an "@"', async () => {
+    await importCsv(
+      'email,name\nat.one@example.com,Someone\nat.two@example.com,"ask at.one@example, please"',
+      false,
+    );
+    const found = await admin('GET', `${ADMIN_SUBSCRIBERS_PATH}?q=AT.ONE@example`);
+    expect(found.statusCode, found.body).toBe(200);
+    expect(
+      found
+        .json<SubscriberPage>()
+        .rows.map((row) => row.email)
+        .sort(),
+    ).toEqual(['at.one@example.com', 'at.two@example.com']);
+    expect(found.json<SubscriberPage>().count).toBe(2);
+  });
+
   it('exports every subscriber with the consent columns', async () => {
     await importCsv('email,name\nformula@example.com,"=HYPERLINK(""x"")"', false);
     const csv = await admin('GET', `${ADMIN_SUBSCRIBERS_PATH}/export`);

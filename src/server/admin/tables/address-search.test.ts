@@ -34,6 +34,7 @@ describeEachDatabase('listRows searching for an address among many alike', (use)
       ('Upper', 'BULK123@SCALE.TEST', ''),
       ('Two ats', 'team@bulk123@scale.test', ''),
       ('bulk123@scale.test', 'named@elsewhere.test', ''),
+      ('Reach me at owner@shop.example', 'someone@elsewhere.test', ''),
       ('Quoted', 'quoted@elsewhere.test', 'write to Bulk123@Scale.test please'),
       ('No at', 'bulk123.scale.test', ''),
       ('Empty local', '@scale.test', ''),
@@ -69,6 +70,7 @@ describeEachDatabase('listRows searching for an address among many alike', (use)
     'bulk_1%@scale',
     'k\\slash@',
     'nobody@scale.test',
+    'owner@shop', // only in a name
   ];
 
   it.each(terms)('finds the same rows and count as a plain substring search for %j', async (q) => {
@@ -117,5 +119,31 @@ describeEachDatabase('listRows searching for an address among many alike', (use)
     });
     expect(plan).toContain('form_submissions_address_key_idx');
     expect(plan).not.toContain('form_submissions_email_trgm_idx');
+  });
+
+  it('finds an "@" term in a name that holds an "@"', async () => {
+    const names = async (q: string) =>
+      (await listRows(use().db, config, 0, query(q))).rows.map((row) => row.name);
+    expect(await names('OWNER@shop')).toEqual(['Reach me at owner@shop.example']);
+  });
+
+  it('reads the names and messages of an "@" term from the partial indexes of texts with an "@"', async () => {
+    const { db } = use();
+    const plan = await db.connection().execute(async (connection) => {
+      await sql`set enable_seqscan = off`.execute(connection);
+      try {
+        const { rows } = await sql<Record<string, string>>`explain ${countMatching(
+          config,
+          query('bulk123@scale'),
+        )}`.execute(connection);
+        return rows.map((row) => Object.values(row)[0]).join('\n');
+      } finally {
+        await sql`reset enable_seqscan`.execute(connection);
+      }
+    });
+    expect(plan).toContain('form_submissions_name_at_trgm_idx');
+    expect(plan).toContain('form_submissions_message_at_trgm_idx');
+    expect(plan).not.toContain('form_submissions_name_trgm_idx');
+    expect(plan).not.toContain('form_submissions_message_trgm_idx');
   });
 });
