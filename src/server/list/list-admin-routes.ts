@@ -54,7 +54,7 @@ const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /**
  * The search: a case-insensitive substring of the address or the name, answered as the
- * admin table search answers it (migrations 0008 and 0016): a term with an "@" through the
+ * admin table search answers it (migrations 0008 and 0014): a term with an "@" through the
  * address key and the partial index of names that hold an "@", a plain term through the
  * trigram indexes.
  */

@@ -26,7 +26,7 @@ export function emailMatching(search: string, pattern: string): RawBuilder<boole
 /**
  * The rows whose `column` (a name or message) holds `search`. A search with an "@" can only
  * be held by a text with an "@": the literal `like '%@%'` (a constant, not a parameter, so the
- * planner proves it) lets the partial trigram index of migration 0016 answer it from the few
+ * planner proves it) lets the partial trigram index of migration 0014 answer it from the few
  * such rows instead of the full index's shared trigrams.
  */
 export function textMatching(column: string, search: string, pattern: string): RawBuilder<boolean> {
