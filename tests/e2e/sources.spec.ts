@@ -63,6 +63,12 @@ async function keptOnDevice(page: Page) {
 }
 
 async function buy(page: Page) {
+  // Before the app has hydrated, the link is the plain Payment Link (no source, no session).
+  await page.waitForFunction(() =>
+    Object.keys(document.getElementById('root') ?? {}).some((key) =>
+      key.startsWith('__reactContainer'),
+    ),
+  );
   await page.getByRole('link', { name: 'Download Now – Just $27' }).first().click();
   await page.waitForURL(new RegExp(`^${CHECKOUT_HOST}/`));
 }
