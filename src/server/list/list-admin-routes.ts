@@ -50,6 +50,18 @@ type Row = {
   unsubscribed_at: Date | null;
 };
 
+/** What the admin shows of a subscriber: the list page and a row after a manual unsubscribe. */
+const SUBSCRIBER_COLUMNS = [
+  'id',
+  'email',
+  'name',
+  'status',
+  'source',
+  'created_at',
+  'confirmed_at',
+  'unsubscribed_at',
+] as const;
+
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 /**
@@ -275,18 +287,7 @@ export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.get(PREFIX, async (request): Promise<SubscriberPage> => {
     const { page, status, q } = parsedOr400(listQuery, request.query, 'Invalid filter');
-    let query = db
-      .selectFrom('list_subscribers')
-      .select([
-        'id',
-        'email',
-        'name',
-        'status',
-        'source',
-        'created_at',
-        'confirmed_at',
-        'unsubscribed_at',
-      ]);
+    let query = db.selectFrom('list_subscribers').select(SUBSCRIBER_COLUMNS);
     let count = db.selectFrom('list_subscribers').select(sql<number>`count(*)`.as('count'));
     if (status !== 'all') {
       query = query.where('status', '=', status);
@@ -472,16 +473,7 @@ export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
     if (!changed) throw new HttpError(404, `There is no subscriber ${id}.`);
     const row = await db
       .selectFrom('list_subscribers')
-      .select([
-        'id',
-        'email',
-        'name',
-        'status',
-        'source',
-        'created_at',
-        'confirmed_at',
-        'unsubscribed_at',
-      ])
+      .select(SUBSCRIBER_COLUMNS)
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     const events = await eventsOf(db, [id]);
