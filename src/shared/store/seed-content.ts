@@ -271,6 +271,7 @@ export function seedContent(settings: SeedSettings = seedSettingsDefaults): Stor
       welcomeText:
         'Thank you for confirming. Here is your free guide again. From time to time we will send you a practice, a story or news about the bundle, never more than a few emails a month.',
     },
+    sender: { name: '', postalAddress: '' },
     policies: seedPolicies,
   };
 }

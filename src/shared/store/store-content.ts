@@ -29,6 +29,13 @@ function text(label: string, max: number) {
     );
 }
 
+/** A text the owner may leave empty (empty means not set yet). */
+function optionalText(label: string, max: number) {
+  return z
+    .string()
+    .check(z.trim(), z.maxLength(max, { error: `${label} must be at most ${max} characters.` }));
+}
+
 function cents(label: string) {
   return z
     .int({ error: `${label} must be a whole number of cents.` })
@@ -260,6 +267,14 @@ export const storeContentSchema = z
       confirmText: text('The confirmation text', 600),
       welcomeSubject: text('The welcome subject', 150),
       welcomeText: text('The welcome text', 2000),
+    }),
+    /**
+     * The sender's footer of every broadcast and sequence email (CAN-SPAM: who sends it and a
+     * valid postal address). Empty until the owner fills it in; nothing is broadcast before.
+     */
+    sender: z.object({
+      name: optionalText('The sender name', 100),
+      postalAddress: optionalText('The postal address', 300),
     }),
     policies: z.object({
       updatedOn: isoDate,

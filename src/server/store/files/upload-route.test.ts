@@ -210,7 +210,9 @@ describeEachDatabase('owner uploads', (use) => {
         });
         expect(response.statusCode, format).toBe(201);
       }
-    });
+      // Three uploads of nine encoded variants each (AVIF among them) take seconds on two cores;
+      // a timeout here would leave an upload running into the next test.
+    }, 30_000);
 
     it('refuses what is not a whole JPEG, PNG, WebP, AVIF or GIF with a 400, storing nothing', async () => {
       const jpeg = await picture(1200, 900, 'jpeg');
