@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database } from '../db/schema';
 import { newToken, TOKEN_PATTERN, tokenHash } from '../http/tokens';
-import { deliveryRows } from '../mail/delivery-store';
+import { deliveryColumns, deliveryRows } from '../mail/delivery-store';
 import type { MailMessage } from '../mail/mail-message';
 import type { StoreService } from '../store/store-plugin';
 import type {
@@ -37,6 +37,9 @@ type Subscriber = {
 };
 
 const inactive = new Set(['unsubscribed', 'bounced', 'complained']);
+
+/** The consent wording a confirmation is recorded under: a store version, or the last asked. */
+type WordingVersion = number | null | 'last asked';
 
 async function recordEvent(
   trx: Tx,
@@ -76,13 +79,14 @@ async function lockedByEmail(trx: Tx, email: string): Promise<Subscriber | undef
     .executeTakeFirst();
 }
 
-async function lockedByToken(
-  trx: Tx,
+/** The subscriber a link names (`lock`: its row locked for the open transaction). */
+async function byToken(
+  executor: Kysely<Database>,
   token: string,
   purpose: 'confirm' | 'unsubscribe',
+  { lock = false } = {},
 ): Promise<Subscriber | undefined> {
-  if (!TOKEN_PATTERN.test(token)) return undefined;
-  return trx
+  const query = executor
     .selectFrom('list_tokens')
     .innerJoin('list_subscribers', 'list_subscribers.id', 'list_tokens.subscriber_id')
     .select([
@@ -93,9 +97,8 @@ async function lockedByToken(
       'list_subscribers.unsubscribed_scope',
     ])
     .where('list_tokens.token_hash', '=', tokenHash(token))
-    .where('list_tokens.purpose', '=', purpose)
-    .forUpdate(['list_subscribers'])
-    .executeTakeFirst();
+    .where('list_tokens.purpose', '=', purpose);
+  return (lock ? query.forUpdate(['list_subscribers']) : query).executeTakeFirst();
 }
 
 /**
@@ -106,37 +109,56 @@ async function lockedByToken(
 export function createListService(deps: ListServiceDeps) {
   const { db, config, store } = deps;
 
-  /** Confirms in the open transaction and queues the welcome email, the first list email. */
+  /**
+   * Confirms `subscriber` and queues the welcome email (the first list email) in one
+   * statement, so it is one transaction on its own or a part of the caller's: the status, the
+   * consent event, the spent confirmation links, the new unsubscribe link and the email row.
+   * It acts only while the row still holds what was read (status, address and name, which the
+   * email was rendered from): false when it changed meanwhile, and nothing was written.
+   */
   async function confirmIn(
-    trx: Tx,
+    executor: Kysely<Database>,
     subscriber: Subscriber,
     source: string,
-    version: number | null,
-  ) {
-    await trx
-      .updateTable('list_subscribers')
-      .set({
-        status: 'confirmed',
-        confirmed_at: new Date(),
-        unsubscribed_at: null,
-        unsubscribed_scope: null,
-        updated_at: new Date(),
-      })
-      .where('id', '=', subscriber.id)
-      .execute();
-    const kind = inactive.has(subscriber.status) ? 're-subscribed' : 'confirmed';
-    await recordEvent(trx, subscriber.id, kind, source, version);
-    await trx
-      .deleteFrom('list_tokens')
-      .where('subscriber_id', '=', subscriber.id)
-      .where('purpose', '=', 'confirm')
-      .execute();
-    const unsubscribe = await issueToken(trx, subscriber.id, 'unsubscribe');
-    await queue(
-      trx,
-      subscriber.id,
+    version: WordingVersion,
+  ): Promise<boolean> {
+    const unsubscribe = newToken();
+    const mail = deliveryColumns(
+      { table: LIST_SOURCE_TABLE },
       welcomeEmail(config, store.published().content, subscriber, unsubscribe),
     );
+    const kind: ListEventKind = inactive.has(subscriber.status) ? 're-subscribed' : 'confirmed';
+    const wording =
+      version === 'last asked'
+        ? sql`(select e.wording_version from list_consent_events e
+            where e.subscriber_id = confirmed.id and e.kind in ('asked', 'imported')
+            order by e.id desc limit 1)`
+        : sql`${version}::integer`;
+    const { rows } = await sql<{ confirmed: number }>`
+      with confirmed as (
+        update list_subscribers
+        set status = 'confirmed', confirmed_at = now(), unsubscribed_at = null,
+          unsubscribed_scope = null, updated_at = now()
+        where id = ${subscriber.id} and status = ${subscriber.status}
+          and email = ${subscriber.email} and name = ${subscriber.name}
+        returning id),
+      event as (
+        insert into list_consent_events (subscriber_id, kind, source, wording_version)
+        select confirmed.id, ${kind}, ${source}, ${wording} from confirmed),
+      spent as (
+        delete from list_tokens
+        where subscriber_id in (select id from confirmed) and purpose = 'confirm'),
+      link as (
+        insert into list_tokens (token_hash, subscriber_id, purpose)
+        select ${tokenHash(unsubscribe)}, id, 'unsubscribe' from confirmed),
+      welcome as (
+        insert into mail_deliveries
+          (source_table, source_id, recipient, reply_to, subject, html, text, headers)
+        select ${mail.source_table}, id, ${mail.recipient}, ${mail.reply_to}, ${mail.subject},
+          ${mail.html}, ${mail.text}, ${mail.headers}::jsonb
+        from confirmed)
+      select count(*)::integer as confirmed from confirmed`.execute(executor);
+    return rows[0]!.confirmed === 1;
   }
 
   return {
@@ -183,22 +205,23 @@ export function createListService(deps: ListServiceDeps) {
       if (queued) deps.wakeWorker();
     },
 
-    /** The confirm page's button. False when the token names no one (the page is the same). */
+    /**
+     * The confirm page's button. False when the token names no one (the page is the same).
+     * The link's subscriber is read, the welcome email rendered, and one statement confirms
+     * and queues it if the row is still as read; only when another request changed it meanwhile
+     * is it done again under the row's lock.
+     */
     async confirm(token: string): Promise<boolean> {
-      const done = await db.transaction().execute(async (trx) => {
-        const subscriber = await lockedByToken(trx, token, 'confirm');
-        if (!subscriber) return false;
-        if (subscriber.status === 'confirmed') return true;
-        const asked = await trx
-          .selectFrom('list_consent_events')
-          .select('wording_version')
-          .where('subscriber_id', '=', subscriber.id)
-          .where('kind', 'in', ['asked', 'imported'])
-          .orderBy('id', 'desc')
-          .limit(1)
-          .executeTakeFirst();
-        await confirmIn(trx, subscriber, 'confirmation link', asked?.wording_version ?? null);
-        return true;
+      if (!TOKEN_PATTERN.test(token)) return false;
+      const subscriber = await byToken(db, token, 'confirm');
+      if (!subscriber) return false;
+      if (subscriber.status === 'confirmed') return true;
+      let done = await confirmIn(db, subscriber, 'confirmation link', 'last asked');
+      done ||= await db.transaction().execute(async (trx) => {
+        const locked = await byToken(trx, token, 'confirm', { lock: true });
+        if (!locked) return false;
+        if (locked.status === 'confirmed') return true;
+        return confirmIn(trx, locked, 'confirmation link', 'last asked');
       });
       if (done) deps.wakeWorker();
       return done;
@@ -207,54 +230,49 @@ export function createListService(deps: ListServiceDeps) {
     /**
      * The unsubscribe link (the page's button or a mail provider's one-click POST): the
      * address leaves the list, and its list emails not yet sent are dropped, in one
-     * transaction. `scope` is the page's choice (one-click means `list`); `everything` also
-     * stops requests to join, and can be chosen after an earlier `list`. Each change is an
-     * `unsubscribed` event whose source names the way and the choice. False when the token
-     * names no one (the answer is the same).
+     * transaction (one statement, the subscriber's row locked first). `scope` is the page's
+     * choice (one-click means `list`); `everything` also stops requests to join, and can be
+     * chosen after an earlier `list`. Each change is an `unsubscribed` event whose source names
+     * the way and the choice. False when the token names no one (the answer is the same).
      */
     async unsubscribe(
       token: string,
       via: string,
       scope: UnsubscribeScope = 'list',
     ): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const subscriber = await lockedByToken(trx, token, 'unsubscribe');
-        if (!subscriber) return false;
-        const source = scope === 'everything' ? `${via}: everything` : via;
-        if (subscriber.status === 'confirmed' || subscriber.status === 'pending') {
-          await trx
-            .updateTable('list_subscribers')
-            .set({
-              status: 'unsubscribed',
-              unsubscribed_at: new Date(),
-              unsubscribed_scope: scope,
-              updated_at: new Date(),
-            })
-            .where('id', '=', subscriber.id)
-            .execute();
-          await recordEvent(trx, subscriber.id, 'unsubscribed', source, null);
-        } else if (scope === 'everything' && subscriber.unsubscribed_scope !== 'everything') {
-          // Already off the list (unsubscribed, bounced or complained): the wider choice counts.
-          await trx
-            .updateTable('list_subscribers')
-            .set({ unsubscribed_scope: 'everything', updated_at: new Date() })
-            .where('id', '=', subscriber.id)
-            .execute();
-          await recordEvent(trx, subscriber.id, 'unsubscribed', source, null);
-        }
-        await trx
-          .deleteFrom('mail_deliveries')
-          .where('source_table', '=', LIST_SOURCE_TABLE)
-          .where('source_id', '=', subscriber.id)
-          .where('status', '=', 'pending')
-          .execute();
-        await trx
-          .deleteFrom('list_tokens')
-          .where('subscriber_id', '=', subscriber.id)
-          .where('purpose', '=', 'confirm')
-          .execute();
-        return true;
-      });
+      if (!TOKEN_PATTERN.test(token)) return false;
+      const source = scope === 'everything' ? `${via}: everything` : via;
+      // On the list (confirmed or pending) it leaves; already off it (unsubscribed, bounced or
+      // complained), only the wider choice counts.
+      const { rows } = await sql<{ found: number }>`
+        with target as (
+          select s.id, s.status, s.unsubscribed_scope
+          from list_tokens t join list_subscribers s on s.id = t.subscriber_id
+          where t.token_hash = ${tokenHash(token)} and t.purpose = 'unsubscribe'
+          for update of s),
+        changed as (
+          update list_subscribers s
+          set status = case when target.status in ('confirmed', 'pending')
+              then 'unsubscribed' else s.status end,
+            unsubscribed_at = case when target.status in ('confirmed', 'pending')
+              then now() else s.unsubscribed_at end,
+            unsubscribed_scope = ${scope}, updated_at = now()
+          from target
+          where s.id = target.id and (target.status in ('confirmed', 'pending')
+            or (${scope} = 'everything' and target.unsubscribed_scope is distinct from 'everything'))
+          returning s.id),
+        event as (
+          insert into list_consent_events (subscriber_id, kind, source, wording_version)
+          select id, 'unsubscribed', ${source}, null from changed),
+        unsent as (
+          delete from mail_deliveries
+          where source_table = ${LIST_SOURCE_TABLE} and source_id in (select id from target)
+            and status = 'pending'),
+        spent as (
+          delete from list_tokens
+          where subscriber_id in (select id from target) and purpose = 'confirm')
+        select count(*)::integer as found from target`.execute(db);
+      return rows[0]!.found === 1;
     },
 
     /**

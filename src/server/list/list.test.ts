@@ -5,6 +5,7 @@ import { startSmtpSink, type SmtpSink, type SinkMail } from '../../../tests/supp
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
+import { createListService } from './list-service';
 
 const OWNER = 'owner@soulreset.test';
 const PUBLIC_URL = 'https://shop.example.com';
@@ -182,6 +183,120 @@ describeEachDatabase('the mailing list', (use) => {
     });
     expect(bogusUnsubscribe.statusCode).toBe(200);
     expect(bogusUnsubscribe.body).toContain('You are unsubscribed');
+  });
+
+  const welcomeRows = (email: string) =>
+    database.db
+      .selectFrom('mail_deliveries')
+      .select(['html', 'headers'])
+      .where('recipient', '=', email)
+      .where('subject', '=', 'Welcome! Here is your free guide again')
+      .execute();
+
+  it('confirms once when the button is pressed many times at once, under the asked wording', async () => {
+    const email = freshEmail('presses');
+    await requestGuide(app, { name: 'Ada', email, listConsent: true });
+    const confirmPath = linkIn(
+      (await mailTo(email, 'Please confirm your subscription')).text,
+      '/list/confirm/',
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => app.inject({ method: 'POST', url: confirmPath })),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+    expect((await subscriber(email))?.status).toBe('confirmed');
+    const recorded = await events(email);
+    expect(recorded.map((event) => [event.kind, event.source])).toEqual([
+      ['asked', 'free-guide form'],
+      ['confirmed', 'confirmation link'],
+    ]);
+    expect(recorded[1]!.wording_version).toBe(recorded[0]!.wording_version);
+    expect(recorded[1]!.wording_version).not.toBeNull();
+    // One welcome, queued with the confirmation, and one unsubscribe link for it.
+    expect(await welcomeRows(email)).toHaveLength(1);
+    const links = await database.db
+      .selectFrom('list_tokens')
+      .innerJoin('list_subscribers', 'list_subscribers.id', 'list_tokens.subscriber_id')
+      .select('list_tokens.purpose')
+      .where('list_subscribers.email', '=', email)
+      .execute();
+    expect(links).toEqual([{ purpose: 'unsubscribe' }]);
+    await mailTo(email, 'Welcome! Here is your free guide again');
+  });
+
+  it('confirms under the row lock when the subscriber changed after it was read', async () => {
+    const email = freshEmail('changed');
+    await requestGuide(app, { name: 'Ada', email, listConsent: true });
+    const token = linkIn(
+      (await mailTo(email, 'Please confirm your subscription')).text,
+      '/list/confirm/',
+    )
+      .split('/')
+      .pop()!;
+    // The first read of the link's subscriber is followed at once by a change of its name, as
+    // if an edit landed between the read and the write.
+    let renamed = false;
+    const db = database.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        if (!renamed && args.result.rows.some((row) => row.email === email)) {
+          renamed = true;
+          await database.db
+            .updateTable('list_subscribers')
+            .set({ name: 'Grace' })
+            .where('email', '=', email)
+            .execute();
+        }
+        return args.result;
+      },
+    });
+    let woken = 0;
+    const service = createListService({
+      db,
+      config: app.config,
+      store: app.store,
+      wakeWorker: () => (woken += 1),
+    });
+    expect(await service.confirm(token)).toBe(true);
+    expect(renamed).toBe(true);
+    expect(woken).toBe(1);
+    expect((await subscriber(email))?.status).toBe('confirmed');
+    expect((await events(email)).map((event) => event.kind)).toEqual(['asked', 'confirmed']);
+    // Written once, from the row as it is now.
+    const welcome = await welcomeRows(email);
+    expect(welcome).toHaveLength(1);
+    expect(welcome[0]!.html).toContain('Hi Grace,');
+    expect(welcome[0]!.headers).toMatchObject({
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    });
+    // The spent link changes nothing.
+    expect(await service.confirm(token)).toBe(false);
+    expect(await welcomeRows(email)).toHaveLength(1);
+  });
+
+  it('unsubscribes once when one-click POSTs arrive together', async () => {
+    const email = freshEmail('together');
+    const { unsubscribePath } = await confirmedSubscriber(email);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        app.inject({
+          method: 'POST',
+          url: unsubscribePath,
+          payload: index % 2 ? 'List-Unsubscribe=One-Click' : 'choice=everything',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
+    expect((await subscriber(email))?.status).toBe('unsubscribed');
+    // Whichever came first unsubscribed; "everything" widened it at most once after that.
+    const recorded = (await events(email)).slice(2);
+    expect(recorded.every((event) => event.kind === 'unsubscribed')).toBe(true);
+    expect(recorded.length).toBeGreaterThanOrEqual(1);
+    expect(recorded.length).toBeLessThanOrEqual(2);
+    expect(recorded.filter((event) => event.source === 'one-click').length).toBeLessThanOrEqual(1);
+    expect((await subscriber(email))?.unsubscribed_scope).toBe('everything');
   });
 
   it('takes the one-click POST as Gmail sends it, and sends no list email after it', async () => {
