@@ -4,7 +4,6 @@ import { PassThrough, type Readable } from 'node:stream';
 import Papa from 'papaparse';
 import * as z from 'zod/mini';
 import { FORMULA_LEAD } from '../../shared/admin/csv-cells';
-import { emailSchema } from '../../shared/forms/form-schemas';
 import {
   ADMIN_SUBSCRIBERS_PATH,
   IMPORT_MAX_BYTES,
@@ -20,15 +19,10 @@ import { emailMatching, escapeLike, textMatching } from '../admin/tables/row-con
 import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { idParam, pageField, parsedOr400 } from '../http/input';
-import { newToken, tokenHash } from '../http/tokens';
-import { deliveryRows } from '../mail/delivery-store';
-import { confirmationEmail } from './list-emails';
-import { suppressionHash } from './list-erase';
+import { importSubscribers } from './list-import';
 import { LIST_SOURCE_TABLE } from './list-service';
 
 const PREFIX = ADMIN_SUBSCRIBERS_PATH.replace('/api/admin', '');
-/** Addresses written per statement of an import: one short transaction each. */
-const IMPORT_BATCH = 1000;
 const EXPORT_BATCH = 500;
 
 const listQuery = z.object({
@@ -109,71 +103,6 @@ function toAdmin(row: Row, events: AdminSubscriber['events']): AdminSubscriber {
     unsubscribedAt: iso(row.unsubscribed_at),
     events,
   };
-}
-
-/** The parsed import: each data row's address and name, in file order. */
-function parseImport(body: string): { email: string; name: string }[] {
-  const parsed = Papa.parse<string[]>(body.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
-  const lines = parsed.data;
-  if (lines.length === 0) return [];
-  const header = lines[0]!.map((cell) => cell.trim().toLowerCase());
-  const emailColumn = header.findIndex((cell) => cell === 'email' || cell === 'email address');
-  const hasHeader = emailColumn >= 0;
-  const email = hasHeader ? emailColumn : 0;
-  const name = hasHeader ? header.indexOf('name') : 1;
-  return (hasHeader ? lines.slice(1) : lines).map((cells) => ({
-    email: (cells[email] ?? '').trim(),
-    name: name >= 0 ? (cells[name] ?? '').trim().slice(0, 120) : '',
-  }));
-}
-
-/** Sorts the file's rows: new well-formed addresses, invalid ones, and duplicates. */
-async function sortImport(db: Kysely<Database>, rows: { email: string; name: string }[]) {
-  let invalid = 0;
-  let duplicates = 0;
-  const seen = new Set<string>();
-  const candidates: { email: string; name: string }[] = [];
-  for (const row of rows) {
-    const checked = emailSchema.safeParse(row.email);
-    if (!checked.success) {
-      invalid += 1;
-      continue;
-    }
-    const key = checked.data.toLowerCase();
-    if (seen.has(key)) {
-      duplicates += 1;
-      continue;
-    }
-    seen.add(key);
-    candidates.push({ email: checked.data, name: row.name });
-  }
-  const fresh: typeof candidates = [];
-  for (let start = 0; start < candidates.length; start += IMPORT_BATCH) {
-    const batch = candidates.slice(start, start + IMPORT_BATCH);
-    const lower = batch.map((row) => row.email.toLowerCase());
-    const known = await db
-      .selectFrom('list_subscribers')
-      .select(sql<string>`lower(email)`.as('email'))
-      .where(sql<string>`lower(email)`, 'in', lower)
-      .execute();
-    const suppressed = await db
-      .selectFrom('list_suppressions')
-      .select('email_hash')
-      .where(
-        'email_hash',
-        'in',
-        lower.map((email) => suppressionHash(email)),
-      )
-      .execute();
-    const taken = new Set(known.map((row) => row.email));
-    const erased = new Set(suppressed.map((row) => row.email_hash));
-    for (const row of batch) {
-      const key = row.email.toLowerCase();
-      if (taken.has(key) || erased.has(suppressionHash(key))) duplicates += 1;
-      else fresh.push(row);
-    }
-  }
-  return { fresh, invalid, duplicates };
 }
 
 function csvLine(cells: (string | number | null)[]): string {
@@ -279,10 +208,9 @@ function exportSubscribers(db: Kysely<Database>): Readable {
 export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
   const { db } = scope.database;
 
-  scope.addContentTypeParser(
-    ['text/csv', 'text/plain'],
-    { parseAs: 'string', bodyLimit: IMPORT_MAX_BYTES },
-    (_request, body, done) => done(null, body),
+  // The import reads its CSV as it arrives (list-import.ts): the body is handed on unread.
+  scope.addContentTypeParser(['text/csv', 'text/plain'], (_request, payload, done) =>
+    done(null, payload),
   );
 
   scope.get(PREFIX, async (request): Promise<SubscriberPage> => {
@@ -344,85 +272,34 @@ export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
       .send(exportSubscribers(db)),
   );
 
-  scope.post(
-    `${PREFIX}/import`,
-    { bodyLimit: IMPORT_MAX_BYTES },
-    async (request): Promise<ImportReport> => {
-      const { dryRun } = parsedOr400(importQuery, request.query, 'Invalid import');
-      if (typeof request.body !== 'string') {
-        throw new HttpError(415, 'Send the list as CSV (text/csv): an email column, and a name.');
-      }
-      const rows = parseImport(request.body);
-      const { fresh, invalid, duplicates } = await sortImport(db, rows);
-      const report = { rows: rows.length, valid: fresh.length, invalid, duplicates };
-      if (dryRun === '1' || dryRun === 'true') return { ...report, dryRun: true };
-
-      const { version, content } = scope.store.published();
-      let added = 0;
-      for (let start = 0; start < fresh.length; start += IMPORT_BATCH) {
-        const batch = fresh.slice(start, start + IMPORT_BATCH);
-        // One short transaction per batch: the site's other requests run between them.
-        added += await db.transaction().execute(async (trx) => {
-          const inserted = await trx
-            .insertInto('list_subscribers')
-            .values(
-              batch.map((row) => ({ email: row.email, name: row.name, source: 'import' as const })),
-            )
-            .onConflict((conflict) => conflict.expression(sql`lower(email)`).doNothing())
-            .returning(['id', 'email', 'name'])
-            .execute();
-          if (inserted.length === 0) return 0;
-          await trx
-            .insertInto('list_consent_events')
-            .values(
-              inserted.map((row) => ({
-                subscriber_id: Number(row.id),
-                kind: 'imported' as const,
-                source: `admin import by ${request.admin!.email}`,
-                wording_version: version,
-              })),
-            )
-            .execute();
-          const tokens = inserted.map(() => newToken());
-          await trx
-            .insertInto('list_tokens')
-            .values(
-              inserted.map((row, index) => ({
-                token_hash: tokenHash(tokens[index]!),
-                subscriber_id: Number(row.id),
-                purpose: 'confirm' as const,
-              })),
-            )
-            .execute();
-          await trx
-            .insertInto('mail_deliveries')
-            .values(
-              inserted.flatMap((row, index) =>
-                deliveryRows({ table: LIST_SOURCE_TABLE, id: Number(row.id) }, [
-                  confirmationEmail(scope.config, content, row, tokens[index]!),
-                ]),
-              ),
-            )
-            .execute();
-          return inserted.length;
-        });
-        scope.deliveryWorker.wake();
-      }
-      await recordAudit(db, {
-        adminEmail: request.admin!.email,
-        action: 'import',
-        tableName: 'list_subscribers',
-        rowIds: [],
-        after: [{ ...report, added }],
-      });
-      return {
-        ...report,
-        valid: added,
-        duplicates: duplicates + (fresh.length - added),
-        dryRun: false,
-      };
-    },
-  );
+  scope.post(`${PREFIX}/import`, async (request): Promise<ImportReport> => {
+    const query = parsedOr400(importQuery, request.query, 'Invalid import');
+    const body = request.body as Readable | undefined;
+    if (typeof body?.pipe !== 'function') {
+      throw new HttpError(415, 'Send the list as CSV (text/csv): an email column, and a name.');
+    }
+    if (Number(request.headers['content-length'] ?? 0) > IMPORT_MAX_BYTES) {
+      throw new HttpError(413, 'The list is too large to import.');
+    }
+    const dryRun = query.dryRun === '1' || query.dryRun === 'true';
+    const { version, content } = scope.store.published();
+    const report = await importSubscribers(db, body, {
+      dryRun,
+      maxBytes: IMPORT_MAX_BYTES,
+      mail: { config: scope.config, content },
+      event: { source: `admin import by ${request.admin!.email}`, version },
+      queued: () => scope.deliveryWorker.wake(),
+    });
+    if (dryRun) return report;
+    await recordAudit(db, {
+      adminEmail: request.admin!.email,
+      action: 'import',
+      tableName: 'list_subscribers',
+      rowIds: [],
+      after: [{ ...report, added: report.valid }],
+    });
+    return report;
+  });
 
   scope.post<{ Params: { id: string } }>(`${PREFIX}/:id/unsubscribe`, async (request) => {
     const { id } = parsedOr400(idParam, request.params);
