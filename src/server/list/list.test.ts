@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { eventually } from '../../../tests/support/eventually';
 import { startSmtpSink, type SmtpSink, type SinkMail } from '../../../tests/support/smtp-sink';
@@ -273,6 +274,49 @@ describeEachDatabase('the mailing list', (use) => {
     // The spent link changes nothing.
     expect(await service.confirm(token)).toBe(false);
     expect(await welcomeRows(email)).toHaveLength(1);
+  });
+
+  it('answers a confirm in two statements and a one-click unsubscribe in one', async () => {
+    const email = freshEmail('roundtrips');
+    await requestGuide(app, { name: 'Ada', email, listConsent: true });
+    const confirmPath = linkIn(
+      (await mailTo(email, 'Please confirm your subscription')).text,
+      '/list/confirm/',
+    );
+    // Every statement the app's connections send while one request is answered (the mail
+    // worker's own statements, woken by the confirmation, left aside).
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    const statementsOf = async (request: () => Promise<{ statusCode: number }>) => {
+      sent.length = 0;
+      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+        const [first] = args as [string | { text: string }];
+        const text = typeof first === 'string' ? first : first.text;
+        if (!/mail_deliveries set (attempts|status)|locked_until/.test(text)) sent.push(text);
+        return (query as (...rest: unknown[]) => unknown).apply(this, args);
+      } as typeof query;
+      try {
+        expect((await request()).statusCode).toBe(200);
+      } finally {
+        pg.Client.prototype.query = query;
+      }
+      return [...sent];
+    };
+    const confirming = await statementsOf(() => app.inject({ method: 'POST', url: confirmPath }));
+    expect(confirming).toHaveLength(2);
+    expect(confirming[0]).toMatch(/^\s*select [\s\S]* from list_tokens/);
+    expect(confirming[1]).toMatch(/^\s*with confirmed as \(/);
+    const welcome = await mailTo(email, 'Welcome! Here is your free guide again');
+    const unsubscribing = await statementsOf(() =>
+      app.inject({
+        method: 'POST',
+        url: linkIn(welcome.text, '/list/unsubscribe/'),
+        payload: 'List-Unsubscribe=One-Click',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    );
+    expect(unsubscribing).toHaveLength(1);
+    expect((await subscriber(email))?.status).toBe('unsubscribed');
   });
 
   it('unsubscribes once when one-click POSTs arrive together', async () => {
