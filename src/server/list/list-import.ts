@@ -18,7 +18,7 @@ import { LIST_SOURCE_TABLE } from './list-service';
  * Addresses written per statement of an import, one short transaction each: the file is read
  * this many rows ahead at most, so the memory an import takes does not grow with the file.
  */
-export const IMPORT_BATCH = 500;
+export const IMPORT_BATCH = 200;
 
 type ImportRow = { email: string; name: string };
 
