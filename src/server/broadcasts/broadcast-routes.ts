@@ -131,6 +131,13 @@ export const broadcastRoutes: FastifyPluginAsync = async (scope) => {
                 .set({ status: 'skipped', locked_until: null })
                 .where('broadcast_id', '=', id)
                 .where('status', '=', 'pending')
+                // Sends in flight are recorded as they end.
+                .where((where) =>
+                  where.or([
+                    where('locked_until', 'is', null),
+                    where('locked_until', '<=', new Date()),
+                  ]),
+                )
                 .execute();
             }
             return row ?? null;
