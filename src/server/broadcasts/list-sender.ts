@@ -141,7 +141,8 @@ export function createListSender(options: ListSenderOptions): ListSender {
   }
 
   function pump(from: Sender) {
-    while (sending.size < concurrency && waiting.length > 0) {
+    // Once stopping, nothing new starts: what is claimed and not sent is handed back.
+    while (!stopped && sending.size < concurrency && waiting.length > 0) {
       const held = waiting.shift()!;
       const sent = deliver(held, from)
         .catch((error: unknown) =>
