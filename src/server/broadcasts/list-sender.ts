@@ -118,8 +118,9 @@ export function createListSender(options: ListSenderOptions): ListSender {
       return;
     }
     if (result.permanent) {
-      await markRecipientFailed(db, held, result.error, 'bounced');
+      // The subscriber first: once the message reads bounced, so does the address.
       await markListBounced(db, { source_table: LIST_SOURCE_TABLE, source_id: held.subscriber_id });
+      await markRecipientFailed(db, held, result.error, 'bounced');
       log.warn(
         { broadcast: held.broadcast_id, recipient: held.id, error: result.error },
         'List email refused for good; the address is marked bounced',
