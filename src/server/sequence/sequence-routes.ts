@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   ADMIN_SEQUENCE_PATH,
-  SENDER_MISSING_MESSAGE,
   sequenceDraftSchema,
   sequenceStepDraftSchema,
   type AdminSequence,
@@ -9,14 +8,9 @@ import {
 } from '../../shared/broadcasts/broadcasts-api';
 import { recordAudit, wholeRows } from '../admin/audit/audit-log';
 import { sanitizeRichText } from '../admin/tables/sanitize-rich-text';
-import { broadcastEmail, senderComplete, type Sender } from '../broadcasts/broadcast-email';
-import { HttpError } from '../http/errors';
+import { previewEmail, sendTestEmail } from '../broadcasts/admin-emails';
 import { parsedOr400 } from '../http/input';
-import { newToken } from '../http/tokens';
 import { lockSequence, readSequence, saveSequence, SLUG_PREFIX } from './sequence-store';
-
-/** What a preview shows where the sender's footer is not filled in yet. */
-const PLACEHOLDER_SENDER: Sender = { name: 'Your name', postalAddress: 'Your postal address' };
 
 const PREFIX = ADMIN_SEQUENCE_PATH.replace('/api/admin', '');
 
@@ -59,35 +53,12 @@ export const sequenceRoutes: FastifyPluginAsync = async (scope) => {
   }
 
   scope.post(`${PREFIX}/test`, async (request): Promise<{ sentTo: string }> => {
-    const message = stepMessage(request.body);
     const { sender } = scope.store.published().content;
-    if (!senderComplete(sender)) throw new HttpError(409, SENDER_MISSING_MESSAGE);
-    const to = request.admin!.email;
-    const email = broadcastEmail(
-      scope.config,
-      { ...message, subject: `[Test] ${message.subject}` },
-      sender,
-      { email: to, name: '' },
-      // A link that unsubscribes no one: the admin is not on the list by this.
-      newToken(),
-    );
-    const result = await scope.mailer.send(email);
-    if (result.status !== 'sent') {
-      throw new HttpError(502, `The test email could not be sent: ${result.error}`);
-    }
-    return { sentTo: to };
+    return sendTestEmail(scope, sender, stepMessage(request.body), request.admin!.email);
   });
 
   scope.post(`${PREFIX}/preview`, async (request): Promise<EmailPreview> => {
-    const message = stepMessage(request.body);
     const { sender } = scope.store.published().content;
-    const email = broadcastEmail(
-      scope.config,
-      message,
-      senderComplete(sender) ? sender : PLACEHOLDER_SENDER,
-      { email: 'alex@example.com', name: 'Alex' },
-      'preview',
-    );
-    return { subject: email.subject, html: email.html, text: email.text };
+    return previewEmail(scope.config, sender, stepMessage(request.body));
   });
 };

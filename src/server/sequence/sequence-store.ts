@@ -2,13 +2,14 @@ import { sql, type Kysely } from 'kysely';
 import type {
   AdminSequence,
   AdminSequenceStep,
+  SendResults,
   sequenceDraftSchema,
 } from '../../shared/broadcasts/broadcasts-api';
 import type * as z from 'zod/mini';
 import { sanitizeRichText } from '../admin/tables/sanitize-rich-text';
 import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
-import { NO_RESULTS, sendResults } from './send-results';
+import { sendResults, type ResultsWithRate } from '../broadcasts/send-results';
 
 type SequenceDraft = z.output<typeof sequenceDraftSchema>;
 
@@ -46,15 +47,20 @@ export async function readSequence(db: Kysely<Database>): Promise<AdminSequence>
   );
   return {
     active: sequence?.active ?? false,
-    steps: steps.map((step): AdminSequenceStep => ({
-      ...(results.get(Number(step.id)) ?? NO_RESULTS),
-      id: Number(step.id),
-      position: step.position ?? 0,
-      delayDays: step.delay_days ?? 0,
-      subject: step.subject,
-      preheader: step.preheader,
-      html: step.html,
-    })),
+    steps: steps.map((step): AdminSequenceStep => {
+      // Every id asked for has its results; the rate is a broadcast's, not a step's.
+      const counts: Partial<ResultsWithRate> = { ...results.get(Number(step.id))! };
+      delete counts.sentLastMinute;
+      return {
+        ...(counts as SendResults),
+        id: Number(step.id),
+        position: step.position ?? 0,
+        delayDays: step.delay_days ?? 0,
+        subject: step.subject,
+        preheader: step.preheader,
+        html: step.html,
+      };
+    }),
   };
 }
 
