@@ -5,6 +5,9 @@ import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase } from '../../../tests/support/test-database';
+import { eventually } from '../../../tests/support/eventually';
+import { runExclusively } from '../periodic/periodic-work';
+import { sequenceSteps } from './sequence-enqueue';
 import {
   ADMIN_SEQUENCE_PATH,
   SENDER_MISSING_MESSAGE,
@@ -357,4 +360,64 @@ describeEachDatabase('Admin → the follow-up sequence', (use) => {
     expect(mail.text).toContain('Springfield');
     expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
   });
+
+  it('sends a due step through the list sender to the subscriber once, however often the task runs', async () => {
+    await setSender({ name: 'Jo Owner', postalAddress: '1 Main St' });
+    const { steps } = await saved({
+      active: true,
+      steps: [
+        step(0, 'Your guide again', '<p>Here: <a href="https://example.com/guide">guide</a></p>'),
+        step(3, 'Day three'),
+      ],
+    });
+    const { db } = use();
+    const reader = await db
+      .insertInto('list_subscribers')
+      .values({
+        email: 'reader@example.com',
+        name: 'Robin',
+        source: 'free-guide',
+        status: 'confirmed',
+        confirmed_at: new Date(Date.now() - 3_600_000),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const count = sink.messages.length;
+    const enqueue = async () => {
+      expect(await runExclusively(db, 3, sequenceSteps.run)).toBe(true);
+      app.listSender.wake();
+    };
+    await enqueue();
+    // The sender reads the footer it checks every 2 s: woken until it sends.
+    const mail = await eventually(async () => {
+      app.listSender.wake();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return sink.messages.find(
+        (m) => m.subject === 'Your guide again' && m.envelopeTo.includes('reader@example.com'),
+      );
+    });
+    expect(mail.html).toContain('Hi Robin,');
+    expect(mail.html).toContain(`utm_campaign=sequence-${steps[0]!.id}`);
+    expect(mail.text).toContain('1 Main St');
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    await eventually(async () => {
+      const row = await db
+        .selectFrom('broadcast_recipients')
+        .select('status')
+        .where('subscriber_id', '=', reader.id)
+        .executeTakeFirst();
+      return row?.status === 'sent' ? true : undefined;
+    });
+    await enqueue();
+    await enqueue();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(
+      sink.messages.slice(count).filter((m) => m.envelopeTo.includes('reader@example.com')),
+    ).toHaveLength(1);
+    const sequence = (await admin('GET', ADMIN_SEQUENCE_PATH)).json() as AdminSequence;
+    expect(sequence.steps.map((s) => [s.recipients, s.sent, s.remaining])).toEqual([
+      [1, 1, 0],
+      [0, 0, 0],
+    ]);
+  }, 30_000);
 });
