@@ -16,6 +16,13 @@ export type Permits = {
   windows: { second: Date; hour: Date };
 };
 
+/** Adds the two window rows if they are not there yet (once per sender, before its first permit). */
+export async function ensureRateWindows(db: Kysely<Database>): Promise<void> {
+  await sql`
+    insert into mail_rate_windows (scope) values ('second'), ('hour')
+    on conflict (scope) do nothing`.execute(db);
+}
+
 /**
  * Takes up to `wanted` permits to send list mail now, shared by every instance through
  * mail_rate_windows: one statement that locks both window rows (instances take turns), starts

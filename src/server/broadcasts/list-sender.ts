@@ -20,7 +20,7 @@ import {
   snapshotAudience,
   startScheduled,
 } from './broadcast-lifecycle';
-import { returnPermits, takePermits } from './list-rate';
+import { ensureRateWindows, returnPermits, takePermits } from './list-rate';
 import {
   claimRecipients,
   markRecipientFailed,
@@ -86,6 +86,9 @@ export function createListSender(options: ListSenderOptions): ListSender {
   const { db, mailer, log, config } = options;
   const pollMs = options.pollMs ?? pollFor(config.mailRetryDelaysMs);
   const concurrency = Math.max(1, options.concurrency ?? mailer.parallel - 1);
+  // Rows held at once, sending or next: a claim's statements serve a batch, not one message.
+  // Their permits count in the window they were claimed in, at most one batch early.
+  const maxHeld = concurrency * 2;
   const leaseMs = leaseFor(config.mailTimeoutMs);
   const rate = { perSecond: config.mailRatePerSecond, perHour: config.mailRatePerHour };
   const recordSent = createBatchRecorder((batch: Held[]) => markRecipientsSent(db, batch));
@@ -100,6 +103,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
   let again = false;
   let stopped = true;
   let lastUpkeep = 0;
+  let windowsReady = false;
 
   async function currentSender() {
     if (!sender || Date.now() - sender.at > SENDER_CACHE_MS) {
@@ -148,8 +152,9 @@ export function createListSender(options: ListSenderOptions): ListSender {
         )
         .finally(() => {
           sending.delete(sent);
-          // The next message as soon as a slot is free.
-          run();
+          pump(from);
+          // Claim the next batch while the rest are still sending.
+          if (waiting.length + sending.size <= concurrency) run();
         });
       sending.set(sent, held);
     }
@@ -186,10 +191,14 @@ export function createListSender(options: ListSenderOptions): ListSender {
   /** Claims as many due messages as there are free slots and permits; returns the next wait. */
   async function claim(): Promise<number | undefined> {
     await upkeep();
-    const room = concurrency - sending.size - waiting.length;
+    const room = maxHeld - sending.size - waiting.length;
     if (stopped || room <= 0) return undefined;
     const from = await currentSender();
     if (!senderComplete(from)) return pollMs;
+    if (!windowsReady) {
+      await ensureRateWindows(db);
+      windowsReady = true;
+    }
     const permits = await takePermits(db, room, rate);
     if (permits.granted === 0) return permits.waitMs;
     let claimed: ClaimedRecipient[] = [];

@@ -59,10 +59,10 @@ CREATE INDEX broadcast_recipients_subscriber_idx ON broadcast_recipients (subscr
 -- List mail's rate across every instance: one row per window ('second', 'hour'), counting the
 -- messages granted in the window that began at window_start. A sender takes permits with one
 -- UPDATE of these rows (row locks order the instances); transactional mail is not counted.
+-- The senders add the two rows when they first run (a migrated database holds no rows, so a
+-- backup can be restored into it).
 CREATE TABLE mail_rate_windows (
   scope text PRIMARY KEY CHECK (scope IN ('second', 'hour')),
   window_start timestamptz NOT NULL DEFAULT '-infinity',
   used integer NOT NULL DEFAULT 0
 );
-
-INSERT INTO mail_rate_windows (scope) VALUES ('second'), ('hour');
