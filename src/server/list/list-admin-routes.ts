@@ -24,7 +24,7 @@ import { newToken, tokenHash } from '../http/tokens';
 import { deliveryRows } from '../mail/delivery-store';
 import { confirmationEmail } from './list-emails';
 import { suppressionHash } from './list-erase';
-import { endSequence } from '../sequence/sequence-end';
+import { endSequence } from './sequence-end';
 import { LIST_SOURCE_TABLE } from './list-service';
 
 const PREFIX = ADMIN_SUBSCRIBERS_PATH.replace('/api/admin', '');

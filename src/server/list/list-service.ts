@@ -11,7 +11,7 @@ import type {
   ListStatus,
   UnsubscribeScope,
 } from '../../shared/list/list-api';
-import { endSequence, endSequenceOfBuyer } from '../sequence/sequence-end';
+import { endSequence, endSequenceOfBuyer } from './sequence-end';
 import { confirmationEmail, welcomeEmail } from './list-emails';
 
 /** The table name list emails are queued under (mail_deliveries.source_table). */

@@ -12,7 +12,7 @@ import { audited } from '../admin/audit/audit-log';
 import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { idParam, pageField, parsedOr400 } from '../http/input';
-import { endSequence } from '../sequence/sequence-end';
+import { endSequence } from '../list/sequence-end';
 import { revokeLinks } from './download-links';
 import { sendLink, type OrderRow } from './fulfilment';
 

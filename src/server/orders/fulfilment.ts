@@ -10,7 +10,7 @@ import type { StoreService } from '../store/store-plugin';
 import type { CheckoutSession } from './checkout-session';
 import { sourceOfReference } from '../../shared/insights/source-reference';
 import { channelOf } from '../insights/channel';
-import { endSequence } from '../sequence/sequence-end';
+import { endSequence } from '../list/sequence-end';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,

@@ -6,7 +6,7 @@ import { describeEachDatabase } from '../../../tests/support/test-database';
 import { newToken, tokenHash } from '../http/tokens';
 import { runExclusively } from '../periodic/periodic-work';
 import { listUnsubscribePath } from '../../shared/list/list-api';
-import { endSequence } from './sequence-end';
+import { endSequence } from '../list/sequence-end';
 import { enqueueDueSteps, sequenceSteps } from './sequence-enqueue';
 
 const DAY = 86_400_000;
