@@ -21,8 +21,11 @@ describeEachDatabase('the follow-up sequence: enqueuing and ending', (use, kind)
     await db().deleteFrom('broadcasts').execute();
     await db().deleteFrom('list_subscribers').execute();
     await db()
-      .updateTable('list_sequence')
-      .set({ active: true, active_since: daysAgo(30), updated_at: new Date() })
+      .insertInto('list_sequence')
+      .values({ active: true, active_since: daysAgo(30), updated_at: new Date() })
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet({ active: true, active_since: daysAgo(30) }),
+      )
       .execute();
   });
 

@@ -26,6 +26,7 @@ function liveSteps(db: Kysely<Database>) {
  * read after it are the ones the save changes.
  */
 export async function lockSequence(trx: Kysely<Database>): Promise<number[]> {
+  await sql`insert into list_sequence default values on conflict do nothing`.execute(trx);
   await sql`select 1 from list_sequence for update`.execute(trx);
   const steps = await liveSteps(trx).select('id').orderBy('id').execute();
   return steps.map((row) => Number(row.id));

@@ -11,14 +11,14 @@ ALTER TABLE broadcasts
 
 -- The one sequence's switch. Off: no new step is enqueued (what is queued still goes).
 -- active_since: when it was last switched on; a step is not enqueued for a subscriber whose
--- day for it had passed well before then (see sequence-enqueue.ts).
+-- day for it had passed well before then (see sequence-enqueue.ts). Its row is made by the
+-- first save (none: off), so a migrated database stays empty for a restore.
 CREATE TABLE list_sequence (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
   active boolean NOT NULL DEFAULT false,
   active_since timestamptz,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
-INSERT INTO list_sequence DEFAULT VALUES;
 
 -- A subscriber's sequence ends for good at a verified paid order for their address, or at an
 -- unsubscribe: when and why. Their steps not yet sent are skipped in the same transaction.
