@@ -158,6 +158,45 @@ describeEachDatabase('list sender', (use) => {
     expect(broadcast.finished_at).toBeInstanceOf(Date);
   });
 
+  it('sends the rows of a sequence step, which stays sending, with its latest wording', async () => {
+    const [first, second] = await subscribers('step', 2);
+    const step = await db
+      .insertInto('broadcasts')
+      .values({
+        kind: 'sequence',
+        slug: 'welcome-step',
+        subject: 'Day two',
+        html: '<p>First wording</p>',
+        status: 'sending',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(step.id);
+    const enqueue = (subscriber: number) =>
+      db
+        .insertInto('broadcast_recipients')
+        .values({ broadcast_id: id, subscriber_id: subscriber })
+        .onConflict((conflict) => conflict.columns(['broadcast_id', 'subscriber_id']).doNothing())
+        .execute();
+    await enqueue(first!);
+    await startSender();
+    await sink.waitFor((mail) => mail.envelopeTo[0] === 'step1@example.com');
+    await sql`update broadcasts set html = '<p>Second wording</p>' where id = ${id}`.execute(db);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await enqueue(second!);
+    await enqueue(first!);
+    const later = await sink.waitFor((mail) => mail.envelopeTo[0] === 'step2@example.com');
+    expect(later.html).toContain('Second wording');
+    expect(await done(id)).toEqual({ sent: 2 });
+    expectEachOnce('step', 2);
+    const row = await db
+      .selectFrom('broadcasts')
+      .select('status')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('sending');
+  });
+
   it('takes the audience when it starts: confirmed subscribers only, without buyers when asked', async () => {
     const [confirmed, buyer, pending, unsubscribed, later] = await subscribers('aud', 5);
     await sql`update list_subscribers set status = 'pending', confirmed_at = null

@@ -69,7 +69,7 @@ export type ListSender = {
   stop(): Promise<void>;
 };
 
-type Held = ClaimedRecipient & { token: string };
+type Held = ClaimedRecipient & { token: string; message: BroadcastMessage };
 
 /** How long the sender's footer read from the live store version is reused. */
 const SENDER_CACHE_MS = 2_000;
@@ -95,6 +95,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
   const waiting: Held[] = [];
   const sending = new Map<Promise<void>, Held>();
   const awaitingReply = new Set<Held>();
+  /** What the broadcasts and steps being sent say, read again each poll (a step may be edited). */
   const messages = new Map<number, BroadcastMessage>();
   let sender: { value: Sender | undefined; at: number } | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -113,8 +114,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
   }
 
   async function deliver(held: Held, from: Sender) {
-    const message = messages.get(held.broadcast_id)!;
-    const email = broadcastEmail(config, message, from, held, held.token);
+    const email = broadcastEmail(config, held.message, from, held, held.token);
     const result = await mailer.send(email, () => awaitingReply.add(held));
     awaitingReply.delete(held);
     if (result.status === 'sent') {
@@ -141,7 +141,8 @@ export function createListSender(options: ListSenderOptions): ListSender {
   }
 
   function pump(from: Sender) {
-    while (sending.size < concurrency && waiting.length > 0) {
+    // Once stopping, nothing new starts: what is claimed and not sent is handed back.
+    while (!stopped && sending.size < concurrency && waiting.length > 0) {
       const held = waiting.shift()!;
       const sent = deliver(held, from)
         .catch((error: unknown) =>
@@ -164,6 +165,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
   async function upkeep() {
     if (Date.now() - lastUpkeep < pollMs) return;
     lastUpkeep = Date.now();
+    messages.clear();
     await startScheduled(db);
     // A batch at a time, so the sends of running broadcasts go on meanwhile.
     if (await snapshotAudience(db)) lastUpkeep = 0;
@@ -172,7 +174,11 @@ export function createListSender(options: ListSenderOptions): ListSender {
 
   /** Issues each claimed message its unsubscribe token (only its hash is stored). */
   async function withTokens(claimed: ClaimedRecipient[]): Promise<Held[]> {
-    const held = claimed.map((row) => ({ ...row, token: newToken() }));
+    const held = claimed.map((row) => ({
+      ...row,
+      token: newToken(),
+      message: messages.get(row.broadcast_id)!,
+    }));
     if (held.length > 0) {
       await db
         .insertInto('list_tokens')
