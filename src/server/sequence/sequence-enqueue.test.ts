@@ -241,6 +241,23 @@ describeEachDatabase('the follow-up sequence: enqueuing and ending', (use, kind)
     expect((await queued(sam.id)).map((entry) => entry.status)).toEqual(['pending']);
   });
 
+  it('never starts it for a buyer who joins the list at the checkout', async () => {
+    await step(0);
+    const email = `optin-${++counter}@example.com`;
+    await orderApp.pay({
+      ...checkoutSession({ customer_details: { email, name: 'Bea' } }),
+      consent: { promotions: 'opt_in' },
+    } as ReturnType<typeof checkoutSession>);
+    const row = await db()
+      .selectFrom('list_subscribers')
+      .select(['id', 'status', 'sequence_end_reason'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'confirmed', sequence_end_reason: 'purchase' });
+    await enqueueDueSteps(db());
+    expect(await queued(row.id)).toEqual([]);
+  });
+
   it('ends the sequence at an unsubscribe, in its transaction', async () => {
     await step(0);
     const day2 = await step(2);

@@ -420,4 +420,50 @@ describeEachDatabase('Admin → the follow-up sequence', (use) => {
       [0, 0, 0],
     ]);
   }, 30_000);
+
+  it('ends the sequence when the owner unsubscribes someone, or releases their order held for review', async () => {
+    const { steps } = await saved({ active: true, steps: [step(0, 'Queued')] });
+    const { db } = use();
+    const people = await db
+      .insertInto('list_subscribers')
+      .values(
+        ['manual', 'held'].map((name) => ({
+          email: `${name}@example.com`,
+          source: 'free-guide' as const,
+          status: 'confirmed' as const,
+          confirmed_at: new Date(),
+        })),
+      )
+      .returning(['id', 'email'])
+      .execute();
+    await db
+      .insertInto('broadcast_recipients')
+      .values(people.map((p) => ({ broadcast_id: steps[0]!.id, subscriber_id: p.id })))
+      .execute();
+    const [manual, held] = people;
+    expect(
+      (await admin('POST', `/api/admin/subscribers/${manual!.id}/unsubscribe`)).statusCode,
+    ).toBe(200);
+    const order = await db
+      .insertInto('orders')
+      .values({ session_id: 'cs_held_for_review', email: held!.email, status: 'review' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await admin('POST', `/api/admin/orders/${order.id}/resend-link`)).statusCode).toBe(201);
+    const rows = await db
+      .selectFrom('list_subscribers')
+      .innerJoin(
+        'broadcast_recipients',
+        'broadcast_recipients.subscriber_id',
+        'list_subscribers.id',
+      )
+      .select(['email', 'sequence_end_reason', 'broadcast_recipients.status'])
+      .orderBy('email')
+      .execute();
+    expect(rows).toEqual([
+      { email: 'held@example.com', sequence_end_reason: 'purchase', status: 'skipped' },
+      { email: 'manual@example.com', sequence_end_reason: 'unsubscribed', status: 'skipped' },
+    ]);
+    await db.deleteFrom('orders').execute();
+  });
 });
