@@ -138,6 +138,7 @@ const SERVER_FLOORS: Record<string, number> = {
   web: 90,
   health: 90,
   forms: 80,
+  sequence: 78,
   broadcasts: 77,
   list: 75,
   store: 70,

@@ -168,6 +168,9 @@ describeEachDatabase('list sender', (use) => {
         subject: 'Day two',
         html: '<p>First wording</p>',
         status: 'sending',
+        // A step's place and delay (migration 0017).
+        position: 0,
+        delay_days: 2,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -20,6 +20,7 @@ import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { idParam, pageField, parsedOr400 } from '../http/input';
 import { importSubscribers } from './list-import';
+import { endSequence } from './sequence-end';
 import { LIST_SOURCE_TABLE } from './list-service';
 
 const PREFIX = ADMIN_SUBSCRIBERS_PATH.replace('/api/admin', '');
@@ -336,6 +337,7 @@ export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
                 wording_version: null,
               })
               .execute();
+            await endSequence(trx, { subscriberId: id }, 'unsubscribed');
             await trx
               .deleteFrom('mail_deliveries')
               .where('source_table', '=', LIST_SOURCE_TABLE)

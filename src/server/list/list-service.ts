@@ -11,6 +11,7 @@ import type {
   ListStatus,
   UnsubscribeScope,
 } from '../../shared/list/list-api';
+import { paidOrderOf, skipQueuedSteps } from './sequence-end';
 import { confirmationEmail, welcomeEmail } from './list-emails';
 
 /** The table name list emails are queued under (mail_deliveries.source_table). */
@@ -134,7 +135,13 @@ export function createListService(deps: ListServiceDeps) {
       with confirmed as (
         update list_subscribers
         set status = 'confirmed', confirmed_at = now(), unsubscribed_at = null,
-          unsubscribed_scope = null, updated_at = now()
+          unsubscribed_scope = null, updated_at = now(),
+          -- Someone who already bought (a checkout's opt-in, an earlier order) gets no
+          -- follow-up sequence: it ends here, as at the order (sequence-end.ts).
+          sequence_ended_at = case when sequence_ended_at is null and ${paidOrderOf(sql`list_subscribers.email`)}
+            then now() else sequence_ended_at end,
+          sequence_end_reason = case when sequence_ended_at is null and ${paidOrderOf(sql`list_subscribers.email`)}
+            then 'purchase' else sequence_end_reason end
         where id = ${subscriber.id} and status = ${subscriber.status}
           and email = ${subscriber.email} and name = ${subscriber.name}
         returning id),
@@ -252,7 +259,12 @@ export function createListService(deps: ListServiceDeps) {
               then 'unsubscribed' else s.status end,
             unsubscribed_at = case when target.status in ('confirmed', 'pending')
               then now() else s.unsubscribed_at end,
-            unsubscribed_scope = ${scope}, updated_at = now()
+            unsubscribed_scope = ${scope}, updated_at = now(),
+            -- Leaving the list ends the follow-up sequence for good (sequence-end.ts).
+            sequence_ended_at = case when target.status in ('confirmed', 'pending')
+              then coalesce(s.sequence_ended_at, now()) else s.sequence_ended_at end,
+            sequence_end_reason = case when target.status in ('confirmed', 'pending')
+              then coalesce(s.sequence_end_reason, 'unsubscribed') else s.sequence_end_reason end
           from target
           where s.id = target.id and (target.status in ('confirmed', 'pending')
             or (${scope} = 'everything' and target.unsubscribed_scope is distinct from 'everything'))
@@ -266,7 +278,9 @@ export function createListService(deps: ListServiceDeps) {
             and status = 'pending'),
         spent as (
           delete from list_tokens
-          where subscriber_id in (select id from target) and purpose = 'confirm')
+          where subscriber_id in (select id from target) and purpose = 'confirm'),
+        steps as (
+          ${skipQueuedSteps(sql`(select id from changed)`, 'unsubscribed')})
         select count(*)::integer as found from target`.execute(db);
       return rows[0]!.found === 1;
     },
