@@ -10,7 +10,8 @@ import {
   renewClaims,
   type ClaimedDelivery,
 } from './delivery-store';
-import { replyWaitFor, type Mailer } from './mailer';
+import type { Mailer } from './mailer';
+import { replyWaitFor } from './reply-wait';
 
 export type DeliveryWorkerOptions = {
   db: Kysely<Database>;

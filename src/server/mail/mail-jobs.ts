@@ -1,0 +1,56 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config/load-config';
+import type { Database } from '../db/schema';
+import { markListBounced } from '../list/list-service';
+import { createDeliveryWorker } from './delivery-worker';
+import type { Mailer } from './mailer';
+
+/** What every mail job gets: the database, the one pooled mailer, the log and the settings. */
+export type MailJobDeps = {
+  db: Kysely<Database>;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+  config: Config;
+};
+
+/** A job that sends mail from a queue table: the delivery worker's shape. */
+export type MailJob = {
+  start(): void;
+  /** A row was queued and committed: look now instead of at the next poll. */
+  wake(): void;
+  /** Stops claiming, waits for the sends in flight to be recorded, hands back the rest. */
+  stop(): Promise<void>;
+};
+
+/**
+ * The jobs that send mail, by the name the request thread wakes them with. They run together
+ * on one mailer (its pool of connections is shared), in the mail thread of each instance, or
+ * in the app's own thread where no mail thread runs (tests that build the app in-process).
+ * A new sender (the list's broadcasts) is one more entry here: its factory gets the same deps.
+ */
+export const mailJobs = {
+  deliveries: ({ db, mailer, log, config }: MailJobDeps): MailJob =>
+    createDeliveryWorker({
+      db,
+      mailer,
+      log,
+      retryDelaysMs: config.mailRetryDelaysMs,
+      mailTimeoutMs: config.mailTimeoutMs,
+      // A list email the server refused for good: its address is marked bounced.
+      onPermanentFailure: (delivery) => markListBounced(db, delivery),
+    }),
+} satisfies Record<string, (deps: MailJobDeps) => MailJob>;
+
+export type MailJobName = keyof typeof mailJobs;
+
+/** Every job of `mailJobs`, started and stopped together. */
+export function createMailJobs(deps: MailJobDeps): Record<MailJobName, MailJob> {
+  return Object.fromEntries(
+    Object.entries(mailJobs).map(([name, create]) => [name, create(deps)]),
+  ) as Record<MailJobName, MailJob>;
+}
+
+export function isMailJobName(name: unknown): name is MailJobName {
+  return typeof name === 'string' && Object.hasOwn(mailJobs, name);
+}
