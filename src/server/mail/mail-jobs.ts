@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database } from '../db/schema';
+import { createListSender } from '../broadcasts/list-sender';
 import { markListBounced } from '../list/list-service';
 import { createDeliveryWorker } from './delivery-worker';
 import type { Mailer } from './mailer';
@@ -27,7 +28,7 @@ export type MailJob = {
  * The jobs that send mail, by the name the request thread wakes them with. They run together
  * on one mailer (its pool of connections is shared), in the mail thread of each instance, or
  * in the app's own thread where no mail thread runs (tests that build the app in-process).
- * A new sender (the list's broadcasts) is one more entry here: its factory gets the same deps.
+ * A new sender is one more entry here: its factory gets the same deps.
  */
 export const mailJobs = {
   deliveries: ({ db, mailer, log, config }: MailJobDeps): MailJob =>
@@ -40,6 +41,10 @@ export const mailJobs = {
       // A list email the server refused for good: its address is marked bounced.
       onPermanentFailure: (delivery) => markListBounced(db, delivery),
     }),
+  // Broadcasts and sequence steps: on the same pooled mailer, leaving a connection to the
+  // deliveries, within the rate all instances share.
+  broadcasts: ({ db, mailer, log, config }: MailJobDeps): MailJob =>
+    createListSender({ db, mailer, log, config }),
 } satisfies Record<string, (deps: MailJobDeps) => MailJob>;
 
 export type MailJobName = keyof typeof mailJobs;

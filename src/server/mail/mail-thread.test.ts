@@ -119,6 +119,56 @@ describeEachDatabase('mail thread', (use) => {
     expect(record.email_sent).toBe(true);
   }, 30_000);
 
+  it("sends a broadcast's messages from the mail thread, each once", async () => {
+    const sink = await sinkForTest();
+    const { db } = use();
+    await sql`
+      insert into store_versions (version, content)
+      select coalesce(max(version), 0) + 1,
+        ${JSON.stringify({ sender: { name: 'Maya Stone', postalAddress: '12 Garden Lane' } })}::jsonb
+      from store_versions`.execute(db);
+    const app = await threadApp(use(), { SMTP_URL: sink.url, MAIL_RATE_PER_SECOND: '1000' });
+    expect(app.listSender).toBe(app.mailJobs.broadcasts);
+    const tag = `thread${Date.now()}-`;
+    const { rows: subscribers } = await sql<{ id: number }>`
+      insert into list_subscribers (email, name, status, source, confirmed_at)
+      select ${tag} || g || '@example.com', 'Name ' || g, 'confirmed', 'import', now()
+      from generate_series(1, 12) g
+      returning id`.execute(db);
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        slug: tag,
+        subject: `News ${tag}`,
+        html: '<p>Hello</p>',
+        status: 'sending',
+        started_at: new Date(),
+        audience_done_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db
+      .insertInto('broadcast_recipients')
+      .values(subscribers.map(({ id }) => ({ broadcast_id: broadcast.id, subscriber_id: id })))
+      .execute();
+    app.listSender.wake();
+
+    await eventually(async () => {
+      const sent = await db
+        .selectFrom('broadcast_recipients')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('broadcast_id', '=', broadcast.id)
+        .where('status', '=', 'sent')
+        .executeTakeFirstOrThrow();
+      return sent.n === 12 ? true : undefined;
+    }, 20_000);
+    const addresses = sink.messages
+      .filter((mail) => mail.subject === `News ${tag}`)
+      .flatMap((mail) => mail.envelopeTo);
+    expect(addresses).toHaveLength(12);
+    expect(new Set(addresses).size).toBe(12);
+  }, 30_000);
+
   it('gives back the claims it had not started when the app closes, and keeps those awaiting a reply', async () => {
     const sink = await sinkForTest();
     const release = sink.hold(() => true);
