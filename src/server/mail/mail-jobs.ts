@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database } from '../db/schema';
 import { createListSender } from '../broadcasts/list-sender';
@@ -48,6 +48,33 @@ export const mailJobs = {
 } satisfies Record<string, (deps: MailJobDeps) => MailJob>;
 
 export type MailJobName = keyof typeof mailJobs;
+
+/**
+ * Whether a job has work now or holds claims, in one cheap statement each: the request thread
+ * asks it to start the mail thread only when there is mail to send, and to let it end once
+ * there is none (an idle instance then carries no second heap).
+ */
+export const mailJobWork: Record<MailJobName, (db: Kysely<Database>) => Promise<boolean>> = {
+  deliveries: async (db) => {
+    const { rows } = await sql<{ work: boolean }>`
+      select exists (
+        select 1 from mail_deliveries
+        where status = 'pending' and next_attempt_at <= now()) as work`.execute(db);
+    return rows[0]?.work === true;
+  },
+  broadcasts: async (db) => {
+    const { rows } = await sql<{ work: boolean }>`
+      select exists (
+          select 1 from broadcasts
+          where kind = 'broadcast'
+            and (status = 'sending' or (status = 'scheduled' and scheduled_at <= now())))
+        or exists (
+          select 1 from broadcast_recipients r join broadcasts b on b.id = r.broadcast_id
+          where b.status = 'sending' and r.status = 'pending' and r.next_attempt_at <= now())
+        as work`.execute(db);
+    return rows[0]?.work === true;
+  },
+};
 
 /** Every job of `mailJobs`, started and stopped together. */
 export function createMailJobs(deps: MailJobDeps): Record<MailJobName, MailJob> {

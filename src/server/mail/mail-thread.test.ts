@@ -1,4 +1,5 @@
 // Mail composed and sent in the mail thread, as the server runs it (mail-thread.ts).
+import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -8,6 +9,9 @@ import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
 import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
+import { startMailThread } from './mail-thread';
+
+const { log: silent } = Fastify({ logger: { level: 'silent' } });
 
 const OWNER = 'owner@soulreset.test';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -57,7 +61,33 @@ async function sinkForTest(): Promise<SmtpSink> {
 describeEachDatabase('mail thread', (use) => {
   beforeEach(async () => {
     await use().db.deleteFrom('mail_deliveries').execute();
+    await use().db.deleteFrom('broadcasts').execute();
   });
+
+  it('runs a thread only while there is mail to send, started by due work without a wake', async () => {
+    const sink = await sinkForTest();
+    const config = await testConfig({
+      OWNER_EMAIL: OWNER,
+      SMTP_URL: sink.url,
+      MAIL_RETRY_DELAYS: '0.2',
+    });
+    const thread = startMailThread({ config, database: use(), log: silent, idleMs: 500 });
+    cleanups.push(() => thread.close());
+    thread.job('deliveries').start();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Nothing to send: no thread, no second heap.
+    expect(thread.running()).toBe(false);
+
+    for (const round of [1, 2]) {
+      const tag = `lazy-${round}-${Date.now()}`;
+      // Queued without a wake (as by another instance): the poll finds it due.
+      await queue(use(), tag, 3);
+      await eventually(async () => ((await sentCount(use(), tag)) === 3 ? true : undefined));
+      // Idle again: the thread ends (its pool and mailer closed), and a new one starts next time.
+      await eventually(async () => (thread.running() ? undefined : true), 10_000);
+    }
+    expect(sink.messages).toHaveLength(6);
+  }, 30_000);
 
   it('sends queued email while the thread that answers requests is busy', async () => {
     // The mail server in a process of its own: this thread is about to be blocked.
