@@ -198,9 +198,11 @@ export function startMailThread(options: {
     if (checking || !jobsRunning) return;
     checking = true;
     try {
-      const work = await Promise.all(Object.values(mailJobWork).map((due) => due(db)));
+      // One after the other: one connection of the pool, not one per job, stays open for it.
+      let work = false;
+      for (const due of Object.values(mailJobWork)) if (!work) work = await due(db);
       if (!jobsRunning) return;
-      if (work.some(Boolean)) {
+      if (work) {
         lastActivity = Date.now();
         ensure();
       } else if (current && current.sends.size === 0 && Date.now() - lastActivity >= idleMs) {
