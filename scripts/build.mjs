@@ -34,6 +34,8 @@ async function buildServer() {
   await esbuild({
     entryPoints: {
       index: path.join(root, 'src/server/index.ts'),
+      // The mail thread's entry: src/server/mail/mail-thread.ts starts it from beside itself.
+      'mail-worker': path.join(root, 'src/server/mail/mail-worker.ts'),
       'migrate-cli': path.join(root, 'src/server/migrate-cli.ts'),
       'backup-cli': path.join(root, 'src/server/backup/backup-cli.ts'),
     },

@@ -32,7 +32,6 @@ import { insightsRoutes } from './insights/insights-routes';
 import { listAdminRoutes } from './list/list-admin-routes';
 import { listRoutes } from './list/list-routes';
 import { mailEventsRoutes } from './list/mail-events-routes';
-import { markListBounced } from './list/list-service';
 import { sourcesRoutes } from './insights/sources-routes';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailPlugin } from './mail/mail-plugin';
@@ -58,6 +57,8 @@ export type AppOptions = {
   clientDir?: string;
   /** The admin's tables; omitted, those in tableConfigurationsDir. */
   tables?: TableConfig[];
+  /** Mail composed and sent in a worker thread of its own (mail/mail-thread.ts). */
+  mailThread?: boolean;
   /** How logs are written (default: logFormatFor NODE_ENV and stdout) and where (stdout). */
   log?: { format?: LogFormat; stream?: { write(line: string): unknown } };
 };
@@ -110,7 +111,7 @@ export function bundleFile(config: Config, clientDir: string | undefined): strin
  * configure the whole app); routes are plain FastifyPluginAsync<Options> plugins.
  */
 export const app = fp<AppOptions>(
-  async (instance, { config, database, clientDir, tables }) => {
+  async (instance, { config, database, clientDir, tables, mailThread = false }) => {
     instance.decorate('config', config);
     instance.decorate('database', database);
     instance.decorate('lifecycle', { draining: false });
@@ -124,10 +125,8 @@ export const app = fp<AppOptions>(
       if (instance.lifecycle.draining) reply.header('connection', 'close');
     });
 
-    await instance.register(mailPlugin);
-    await instance.register(mailQueuePlugin, {
-      onPermanentFailure: (delivery) => markListBounced(instance.database.db, delivery),
-    });
+    await instance.register(mailPlugin, { thread: mailThread });
+    await instance.register(mailQueuePlugin);
     await instance.register(listSenderPlugin);
     await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);

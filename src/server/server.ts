@@ -56,7 +56,13 @@ export async function startServer(
   try {
     await migrate(database.db);
     await checkConfiguredColumns(database.db, tables);
-    const app = await buildApp({ config, database, clientDir: options.clientDir, tables });
+    const app = await buildApp({
+      config,
+      database,
+      clientDir: options.clientDir,
+      tables,
+      mailThread: true,
+    });
     let closing: Promise<void> | undefined;
     options.configure?.(app);
     await app.listen({ port: config.port, host: config.host });

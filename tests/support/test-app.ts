@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TableConfig } from '../../src/shared/admin/table-config';
-import { buildApp } from '../../src/server/app';
+import { buildApp, type AppOptions } from '../../src/server/app';
 import type { Config } from '../../src/server/config/load-config';
 import type { AppDatabase } from '../../src/server/db/database';
 import { testConfig } from './test-config';
@@ -14,6 +14,10 @@ export async function buildTestApp(
     /** The admin's tables; by default the configurations folder's. */
     tables?: TableConfig[];
     configure?: (app: FastifyInstance) => void;
+    /** Mail in a worker thread of its own, as the server runs it (default: this thread). */
+    mailThread?: boolean;
+    /** Where the app's log lines go, and in which format (default: none, LOG_LEVEL silent). */
+    log?: AppOptions['log'];
   } = {},
 ): Promise<FastifyInstance> {
   const config = options.config ?? (await testConfig());
@@ -23,6 +27,8 @@ export async function buildTestApp(
     database,
     clientDir: options.clientDir,
     tables: options.tables,
+    mailThread: options.mailThread,
+    log: options.log,
   });
   options.configure?.(app);
   await app.ready();

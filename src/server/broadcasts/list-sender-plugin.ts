@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { createListSender, type ListSender } from './list-sender';
+import type { ListSender } from './list-sender';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -9,20 +9,13 @@ declare module 'fastify' {
 }
 
 /**
- * Runs the list sender from the moment the app is ready until it closes: every instance sends
- * list mail, within the rate they share; graceful shutdown hands its claims back.
+ * The list sender of this instance (mail/mail-jobs.ts `broadcasts`): every instance sends list
+ * mail, within the rate they share, in its mail thread with the delivery worker; the mail
+ * queue plugin starts it when the app is ready and stops it (claims handed back) on close.
  */
 export const listSenderPlugin = fp(
   async (app) => {
-    const sender = createListSender({
-      db: app.database.db,
-      mailer: app.mailer,
-      log: app.log,
-      config: app.config,
-    });
-    app.decorate('listSender', sender);
-    app.addHook('onReady', async () => sender.start());
-    app.addHook('preClose', async () => sender.stop());
+    app.decorate('listSender', app.mailJobs.broadcasts);
   },
-  { name: 'list-sender', dependencies: ['mail'] },
+  { name: 'list-sender', dependencies: ['mail-queue'] },
 );

@@ -14,6 +14,11 @@ export type AppDatabase = {
   kind: DatabaseKind;
   /** Where the data lives, without credentials: for logs and the start banner. */
   label: string;
+  /**
+   * The connection string, credentials included, for another thread of this process that opens
+   * a pool of its own (the mail thread). Never logged: `label` is for that.
+   */
+  url: string;
   db: Kysely<Database>;
   /**
    * A connection of its own, outside the pool and not yet connected (LISTEN needs one that
@@ -141,6 +146,7 @@ function openPool(
   let closing: Promise<void> | undefined;
   return {
     ...identity,
+    url: connectionString,
     db,
     newClient: () => {
       if (closed) throw new Error('The database is closed.');

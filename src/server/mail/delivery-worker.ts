@@ -11,7 +11,8 @@ import {
   type ClaimedDelivery,
 } from './delivery-store';
 import { createBatchRecorder } from './batch-recorder';
-import { replyWaitFor, type Mailer } from './mailer';
+import type { Mailer } from './mailer';
+import { replyWaitFor } from './reply-wait';
 
 export type DeliveryWorkerOptions = {
   db: Kysely<Database>;
