@@ -41,7 +41,8 @@ const expectedColumns: Record<
   | 'list_subscribers'
   | 'list_consent_events'
   | 'list_tokens'
-  | 'list_suppressions',
+  | 'list_suppressions'
+  | 'discount_codes',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -106,6 +107,9 @@ const expectedColumns: Record<
     'utm_medium',
     'utm_campaign',
     'channel',
+    // DESIGN.md "Prices and promotions": the code that explained the discount.
+    'discount_code',
+    'amount_discount',
   ],
   download_links: [
     'id',
@@ -194,6 +198,22 @@ const expectedColumns: Record<
   list_consent_events: ['id', 'subscriber_id', 'kind', 'wording_version', 'source', 'created_at'],
   list_tokens: ['token_hash', 'subscriber_id', 'purpose', 'created_at'],
   list_suppressions: ['email_hash', 'created_at'],
+  discount_codes: [
+    'id',
+    'code',
+    'percent_off',
+    'amount_off_cents',
+    'currency',
+    'max_uses',
+    'starts_at',
+    'ends_at',
+    'active',
+    'stripe_coupon_id',
+    'stripe_promotion_code_id',
+    'stripe_terms',
+    'created_at',
+    'updated_at',
+  ],
 };
 
 describeEachDatabase('database', (use) => {

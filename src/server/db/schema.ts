@@ -77,6 +77,9 @@ export type Order = {
   utm_medium: ColumnType<string | null, string | null | undefined, string | null>;
   utm_campaign: ColumnType<string | null, string | null | undefined, string | null>;
   channel: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The discount code that explained the payment's discount (migration 0018). */
+  discount_code: ColumnType<string | null, string | null | undefined, string | null>;
+  amount_discount: ColumnType<number | null, number | null | undefined, number | null>;
   notes: Generated<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -232,6 +235,24 @@ export type ListToken = {
 /** An erased address's hash, kept so an import does not add it back. */
 export type ListSuppression = { email_hash: string; created_at: CreatedAt };
 
+/** DESIGN.md "Prices and promotions": one discount code, and its coupon in Stripe. */
+export type DiscountCode = {
+  id: Generated<number>;
+  code: string;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+  currency: string | null;
+  max_uses: number | null;
+  starts_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  active: boolean;
+  stripe_coupon_id: string | null;
+  stripe_promotion_code_id: string | null;
+  stripe_terms: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+};
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -259,4 +280,5 @@ export type Database = CoversEveryTable<{
   list_consent_events: ListConsentEvent;
   list_tokens: ListToken;
   list_suppressions: ListSuppression;
+  discount_codes: DiscountCode;
 }>;
