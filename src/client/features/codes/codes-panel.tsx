@@ -263,8 +263,14 @@ export function CodesPanel({
           checkout.
         </p>
       ) : (
-        <div className="overflow-x-auto border-t border-sand-200">
-          <table className="w-full text-left text-sm">
+        // Focusable so keyboard users can scroll a table wider than the screen.
+        <div
+          role="group"
+          aria-label="Codes table"
+          tabIndex={0}
+          className="relative overflow-x-auto border-t border-sand-200 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-sage-600"
+        >
+          <table className="w-max min-w-full text-left text-sm">
             <caption className="sr-only">Discount codes</caption>
             <thead className="bg-sand-50 text-ink-muted">
               <tr>
