@@ -295,8 +295,8 @@ export async function startStripeApiServer(): Promise<StripeApiServer> {
       method: request.method ?? '',
       path,
       authorization: request.headers.authorization,
-      idempotencyKey: key,
-      fields,
+      ...(key ? { idempotencyKey: key } : {}),
+      ...(body ? { fields } : {}),
     });
     const send = (status: number, answer: unknown, replayed = false) => {
       response.writeHead(status, {
