@@ -32,6 +32,19 @@ export type PublicConfig = {
    * only when it has an end (16 CFR 233.5: a limited offer must really be limited).
    */
   priceRules?: PriceRules;
+  /** The discount code of the page's address (/?code=SPRING), applied or refused. */
+  code?: PageCode;
+};
+
+/** A discount code as the page shows it (DESIGN.md "Prices and promotions"). */
+export type PageCode = {
+  /** The code in upper case; null for a text that is no code. */
+  code: string | null;
+  /** The offer's prices include it; else `message` says why it was refused. */
+  applied: boolean;
+  message: string;
+  /** An applied code's end (ISO time). */
+  endsAt?: string;
 };
 
 export type PublicSettings = Pick<
@@ -44,8 +57,9 @@ export function publicConfigOf(
   settings: PublicSettings,
   store: StoreContent,
   media: PublicConfig['media'] = {},
+  code?: PageCode,
 ): PublicConfig {
-  return { ...settings, store, media, offer: offerOf(store.product) };
+  return { ...settings, store, media, offer: offerOf(store.product), ...(code ? { code } : {}) };
 }
 
 /** The id of the `<script type="application/json">` element holding the PublicConfig. */

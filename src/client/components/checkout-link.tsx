@@ -44,7 +44,7 @@ type CheckoutLinkProps = {
  * one (the Payment Link still, should the server not answer). Either carries the visit's source.
  */
 export function CheckoutLink({ source, action, className, children }: CheckoutLinkProps) {
-  const { store, checkoutSessions, offer } = usePublicConfig();
+  const { store, checkoutSessions, offer, code } = usePublicConfig();
   const { product } = store;
   const [opening, setOpening] = useState(false);
 
@@ -53,7 +53,12 @@ export function CheckoutLink({ source, action, className, children }: CheckoutLi
     if (opening) return;
     setOpening(true);
     try {
-      const { url } = await api.post<CheckoutAnswer>(CHECKOUT_PATH, checkoutSource() ?? {});
+      // The page's code when it applies; else Stripe's checkout lets the buyer type one.
+      const body = {
+        ...checkoutSource(),
+        ...(code?.applied && code.code ? { code: code.code } : {}),
+      };
+      const { url } = await api.post<CheckoutAnswer>(CHECKOUT_PATH, body);
       leaveSite.to(url);
     } catch {
       leaveSite.to(paymentLinkWithSource(product.checkoutUrl));

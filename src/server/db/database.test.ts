@@ -45,7 +45,8 @@ const expectedColumns: Record<
   | 'broadcasts'
   | 'broadcast_recipients'
   | 'mail_rate_windows'
-  | 'list_sequence',
+  | 'list_sequence'
+  | 'discount_codes',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -110,6 +111,9 @@ const expectedColumns: Record<
     'utm_medium',
     'utm_campaign',
     'channel',
+    // DESIGN.md "Prices and promotions": the code that explained the discount.
+    'discount_code',
+    'amount_discount',
   ],
   download_links: [
     'id',
@@ -236,6 +240,22 @@ const expectedColumns: Record<
   mail_rate_windows: ['scope', 'window_start', 'used'],
   // The follow-up sequence's switch (its steps are broadcasts of kind 'sequence').
   list_sequence: ['id', 'active', 'active_since', 'updated_at'],
+  discount_codes: [
+    'id',
+    'code',
+    'percent_off',
+    'amount_off_cents',
+    'currency',
+    'max_uses',
+    'starts_at',
+    'ends_at',
+    'active',
+    'stripe_coupon_id',
+    'stripe_promotion_code_id',
+    'stripe_terms',
+    'created_at',
+    'updated_at',
+  ],
 };
 
 describeEachDatabase('database', (use) => {

@@ -78,6 +78,9 @@ export type Order = {
   utm_medium: ColumnType<string | null, string | null | undefined, string | null>;
   utm_campaign: ColumnType<string | null, string | null | undefined, string | null>;
   channel: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The discount code that explained the payment's discount (migration 0018). */
+  discount_code: ColumnType<string | null, string | null | undefined, string | null>;
+  amount_discount: ColumnType<number | null, number | null | undefined, number | null>;
   notes: Generated<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -276,6 +279,24 @@ export type Broadcast = {
   updated_at: Timestamp;
 };
 
+/** DESIGN.md "Prices and promotions": one discount code, and its coupon in Stripe. */
+export type DiscountCode = {
+  id: Generated<number>;
+  code: string;
+  percent_off: number | null;
+  amount_off_cents: number | null;
+  currency: string | null;
+  max_uses: number | null;
+  starts_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  active: boolean;
+  stripe_coupon_id: string | null;
+  stripe_promotion_code_id: string | null;
+  stripe_terms: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+};
+
 export type BroadcastKind = 'broadcast' | 'sequence';
 export type RecipientStatus = 'pending' | 'sent' | 'failed' | 'bounced' | 'skipped';
 
@@ -327,4 +348,5 @@ export type Database = CoversEveryTable<{
   broadcast_recipients: BroadcastRecipient;
   mail_rate_windows: MailRateWindow;
   list_sequence: ListSequence;
+  discount_codes: DiscountCode;
 }>;

@@ -34,6 +34,8 @@ describeEachDatabase('POST /api/checkout', (use) => {
       cancel_url: `${publicUrl}/`,
       'metadata[store_version]': String(version),
       'consent_collection[promotions]': 'auto',
+      // No code on the page: the buyer may type one in Stripe's checkout.
+      allow_promotion_codes: 'true',
     });
     expect(orderApp.stripeApi.requests.at(-1)?.authorization).toBe('Bearer sk_test_local');
   });

@@ -8,9 +8,21 @@ import type { PublishedStore } from '../store/store-plugin';
 import { visitSourceSchema } from '../../shared/insights/insights-api';
 import { DIRECT } from '../../shared/insights/visit-source';
 import { channelOf } from '../insights/channel';
+import * as z from 'zod/mini';
+import { lookUpCode } from '../codes/code-offer';
 
 /** The Checkout Session's metadata key naming the store version it was priced from. */
 export const STORE_VERSION_KEY = 'store_version';
+/** The metadata key naming the discount code the page applied. */
+export const DISCOUNT_CODE_KEY = 'discount_code';
+
+const codeBody = z.object({ code: z.optional(z.string().check(z.maxLength(100))) });
+
+/** The code the buy button sends (the page's /?code=…), if any. */
+function requestedCode(body: unknown): string | undefined {
+  const parsed = codeBody.safeParse(body ?? {});
+  return parsed.success && parsed.data.code?.trim() ? parsed.data.code : undefined;
+}
 
 /**
  * The visit's source in a Checkout Session's metadata (DESIGN.md "Sources and campaigns"), as
@@ -45,6 +57,7 @@ export function sessionParams(
     product = published.content.product,
     source = {},
     tax,
+    code,
   }: {
     /** The product as shown now (a live sale's price); the published one by default. */
     product?: StoreContent['product'];
@@ -52,6 +65,8 @@ export function sessionParams(
     source?: Record<string, string>;
     /** STRIPE_AUTOMATIC_TAX with the price's tax behaviour. */
     tax?: { behavior: 'inclusive' | 'exclusive' };
+    /** A usable discount code and its promotion code in Stripe; without one the buyer may type one. */
+    code?: { code: string; promotionCode: string };
   } = {},
 ): Stripe.Checkout.SessionCreateParams {
   return {
@@ -71,7 +86,15 @@ export function sessionParams(
     ...(tax ? { automatic_tax: { enabled: true } } : {}),
     success_url: `${publicUrl}/thank-you?session_id={CHECKOUT_SESSION_ID}`,
     cancel_url: `${publicUrl}/`,
-    metadata: { [STORE_VERSION_KEY]: String(published.version), ...source },
+    metadata: {
+      [STORE_VERSION_KEY]: String(published.version),
+      ...source,
+      ...(code ? { [DISCOUNT_CODE_KEY]: code.code } : {}),
+    },
+    // Stripe takes one or the other: the page's code, or a field where the buyer may type one.
+    ...(code
+      ? { discounts: [{ promotion_code: code.promotionCode }] }
+      : { allow_promotion_codes: true }),
     // Stripe's own unticked box for promotional email; a buyer who ticks it joins the list
     // from the verified webhook (DESIGN.md "The mailing list").
     consent_collection: { promotions: 'auto' },
@@ -90,11 +113,23 @@ export const checkoutRoute: FastifyPluginAsync<{ stripe: Stripe }> = async (app,
     async (request): Promise<CheckoutAnswer> => {
       requireSameOrigin(request, app.config.publicUrl);
       const published = app.store.published();
+      const product = app.store.shownProduct();
+      const text = requestedCode(request.body);
+      let code: { code: string; promotionCode: string } | undefined;
+      if (text !== undefined) {
+        const lookup = await lookUpCode(app.database.db, text, product);
+        if (!lookup.usable) throw new HttpError(409, lookup.reason);
+        if (!lookup.row.stripe_promotion_code_id) {
+          throw new HttpError(409, `The code ${lookup.code} cannot be used at checkout yet.`);
+        }
+        code = { code: lookup.code, promotionCode: lookup.row.stripe_promotion_code_id };
+      }
       let session: Stripe.Checkout.Session;
       try {
         session = await stripe.checkout.sessions.create(
           sessionParams(published, app.config.publicUrl, {
-            product: app.store.shownProduct(),
+            product,
+            code,
             source: sourceMetadata(request.body),
             tax: app.config.stripe?.automaticTax
               ? { behavior: app.config.stripe.taxBehavior }

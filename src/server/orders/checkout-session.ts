@@ -94,7 +94,20 @@ export const checkoutSessionSchema = z.object({
         utm_medium: sourceField,
         utm_campaign: sourceField,
         channel: z.catch(z.optional(z.enum(channels)), undefined),
+        /** The discount code our checkout applied (checkout-route.ts). */
+        discount_code: z.catch(z.optional(z.string().check(z.maxLength(100))), undefined),
       }),
+    ),
+    null,
+  ),
+  /** The promotion codes applied (ids, or objects when expanded): a code the buyer typed. */
+  discounts: z.catch(
+    maybe(
+      z.array(
+        z.object({
+          promotion_code: maybe(z.union([z.string(), z.object({ id: z.string() })])),
+        }),
+      ),
     ),
     null,
   ),

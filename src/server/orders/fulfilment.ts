@@ -11,6 +11,7 @@ import type { CheckoutSession } from './checkout-session';
 import { sourceOfReference } from '../../shared/insights/source-reference';
 import { channelOf } from '../insights/channel';
 import { endSequence } from '../list/sequence-end';
+import { checkDiscount } from '../codes/discount-check';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,
@@ -208,13 +209,13 @@ export async function applySession(
   // some moment of the last 24 hours (a buyer may pay a while after opening the checkout).
   const named = session.metadata?.store_version;
   const version = named ?? null;
-  // The price before tax (Stripe Tax adds it on top of an exclusive price); a session without
-  // a subtotal, or one with a discount no code of the store explains, is checked by its total.
-  const discounted = (session.total_details?.amount_discount ?? 0) > 0;
+  // The price before discounts and tax (Stripe Tax adds it on top of an exclusive price): the
+  // subtotal, or for a session without one its total with the discount put back. The discount
+  // itself must be what an active code takes off (discount-check.ts).
+  const discount = await checkDiscount(db, session);
   const charged =
-    session.amount_subtotal != null && !discounted
-      ? session.amount_subtotal
-      : (session.amount_total ?? null);
+    session.amount_subtotal ??
+    (session.amount_total == null ? null : session.amount_total + discount.amount);
   const created = session.created == null ? null : new Date(session.created * 1000).toISOString();
   const from = orderSource(session);
   const { rows } = await sql<
@@ -226,11 +227,14 @@ export async function applySession(
     }
   >`
     insert into orders (session_id, payment_intent, email, name, amount_total, currency,
-      utm_source, utm_medium, utm_campaign, channel)
+      utm_source, utm_medium, utm_campaign, channel, discount_code, amount_discount)
     values (${session.id}, ${session.payment_intent ?? null}, ${email}, ${name},
       ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null},
-      ${from.utm_source}, ${from.utm_medium}, ${from.utm_campaign}, ${from.channel})
+      ${from.utm_source}, ${from.utm_medium}, ${from.utm_campaign}, ${from.channel},
+      ${discount.code}, ${discount.amount || null})
     on conflict (session_id) do update set
+      discount_code = coalesce(orders.discount_code, excluded.discount_code),
+      amount_discount = coalesce(orders.amount_discount, excluded.amount_discount),
       utm_source = coalesce(orders.utm_source, excluded.utm_source),
       utm_medium = coalesce(orders.utm_medium, excluded.utm_medium),
       utm_campaign = coalesce(orders.utm_campaign, excluded.utm_campaign),
@@ -281,7 +285,10 @@ export async function applySession(
     const closed = closing === 'charge.dispute.created' ? 'disputed' : 'refunded';
     return { order: await setStatus(db, order.id, closed, true), queued: false };
   }
-  const problem = mismatch(order, { matches: price_matches, expected, named });
+  const problem =
+    mismatch(order, { matches: price_matches, expected, named }) ??
+    (discount.problem &&
+      `${discount.problem} Paid ${paidAmount(order.amount_total, order.currency)}.`);
   if (!problem) {
     const paid = await fulfil(db, settings, order, now);
     // A buyer's follow-up sequence ends with the order, in its transaction.

@@ -201,7 +201,9 @@ describeEachDatabase('the price a payment is checked against', (use) => {
           total_details: { amount_discount: 1000, amount_tax: 0 },
         }),
       );
-      expect(await reviewNote()).toContain('Paid $17.00; the product costs $27.00.');
+      const note = await reviewNote();
+      expect(note).toContain('A discount of $10.00 names no code of the store.');
+      expect(note).toContain('Paid $17.00.');
     });
   });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { publicConfigOf } from '../../shared/public-config';
+import { publicConfigOf, type PageCode } from '../../shared/public-config';
 import type { StoreContent } from '../../shared/store/store-content';
 import { contentMedia } from '../store/files/content-files';
 import { renderIndexPage, type RenderRoute } from './index-page';
@@ -29,7 +29,7 @@ export async function loadRenderer(clientDir: string): Promise<RenderRoute | und
 /** The site's page as this instance serves it, rendered from any store content. */
 export type Pages = {
   /** index.html with the public routes rendered from `store` for `year` (this one by default). */
-  render(store: StoreContent, year?: number): Promise<string>;
+  render(store: StoreContent, year?: number, code?: PageCode): Promise<string>;
 };
 
 declare module 'fastify' {
@@ -67,11 +67,11 @@ export const pagesPlugin = fp<{ clientDir?: string | undefined }>(
       priceRules: app.config.priceRules,
     };
     app.decorate('pages', {
-      render: async (store, year) => {
+      render: async (store, year, code) => {
         const media = await contentMedia(app.database.db, store);
         return renderIndexPage(
           html,
-          publicConfigOf(settings, store, media),
+          publicConfigOf(settings, store, media, code),
           renderRoute,
           year,
           app.config.publicUrl,

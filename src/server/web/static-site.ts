@@ -1,9 +1,11 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import path from 'node:path';
 import { errorBody } from '../http/errors';
 import { servedPage, type CompressedPage } from './index-page';
+import type { StoreContent } from '../../shared/store/store-content';
+import { codedPage, lookUpCode } from '../codes/code-offer';
 
 const HASHED_ASSET = /\/assets\//;
 const INDEX_FILES = ['index.html', 'index.html.br', 'index.html.gz'];
@@ -37,8 +39,14 @@ export const staticSite: FastifyPluginAsync<{
       app.log.error({ err: error }, 'Could not render the page of the published version'),
     );
   });
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply) =>
-    sendIndex(await page(), request, reply);
+  const codedPages = codePages(app, shown);
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { code } = (request.query ?? {}) as Record<string, unknown>;
+    if (typeof code === 'string' && code !== '') {
+      return sendIndex(await codedPages(code), request, reply);
+    }
+    return sendIndex(await page(), request, reply);
+  };
   app.get('/', sendPage);
   app.get('/index.html', sendPage);
 
@@ -59,6 +67,38 @@ export const staticSite: FastifyPluginAsync<{
     },
   });
 };
+
+/** Pages of codes kept rendered: the owner's few codes, and one for every text that is none. */
+const CODED_PAGES = 32;
+
+/**
+ * The home page for /?code=…, rendered on the server with the code applied (its price struck
+ * from the one without it) or its refusal said: cached per code and its state, like the page
+ * itself, so a visit through a campaign's link costs one small query.
+ */
+function codePages(
+  app: FastifyInstance,
+  shown: () => { key: string; content: StoreContent },
+): (text: string) => Promise<CompressedPage> {
+  const pages = new Map<string, () => Promise<CompressedPage>>();
+  return async (text) => {
+    const now = shown();
+    const lookup = await lookUpCode(app.database.db, text, now.content.product);
+    const coded = codedPage(now.content.product, lookup);
+    const key = `${now.key}/${JSON.stringify(coded.code)}/${lookup.usable ? lookup.discountCents : ''}`;
+    let page = pages.get(key);
+    if (!page) {
+      const content = { ...now.content, product: coded.product };
+      page = servedPage(
+        (year) => app.pages!.render(content, year, coded.code),
+        () => key,
+      );
+      if (pages.size >= CODED_PAGES) pages.delete(pages.keys().next().value!);
+      pages.set(key, page);
+    }
+    return page();
+  };
+}
 
 /** The encoding a page is sent in for an Accept-Encoding header: brotli, gzip or none. */
 export function pageEncoding(acceptEncoding: string | undefined): 'br' | 'gzip' | null {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FieldConfig, TableRow } from '../../../shared/admin/table-config';
-import { fromLocalInput } from './local-date-time';
+import { fromLocalInput } from '../../lib/local-date-time';
 import { firstMissingField, initialFormValues, toRowValues } from './row-form-values';
 
 const previousZone = process.env.TZ;

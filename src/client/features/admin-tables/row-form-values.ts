@@ -1,6 +1,6 @@
 import type { RowValues } from '../../../shared/admin/table-api';
 import type { CellValue, FieldConfig, TableRow } from '../../../shared/admin/table-config';
-import { fromLocalInput, toLocalInput } from './local-date-time';
+import { fromLocalInput, toLocalInput } from '../../lib/local-date-time';
 import { isEmptyRichText } from './rich-text-plain';
 
 /** What the form's inputs hold: text for every input, a boolean for a tick box. */

@@ -15,6 +15,7 @@ import {
   type StoreContent,
 } from '../../../shared/store/store-content';
 import { fakeApi, type FakeRequest } from '../../../../tests/support/client/fake-api';
+import { CODES_PATH } from '../../../shared/codes/codes-api';
 import { StorePage } from './store-page';
 
 /** A store on the fake server: the draft, and each published version's content. */
@@ -82,6 +83,8 @@ function fakeStore() {
       store.draft = store.versions[version - 1]!.content;
       return publish(store.draft);
     },
+    // The Codes section below the form: no codes yet.
+    [CODES_PATH]: { status: 200, body: { rows: [] } },
     [STORE_PREVIEW_PATH]: (request) => {
       const { content } = request.body as { content: StoreContent };
       return { status: 200, text: `<html><body><h1>${content.hero.title}</h1></body></html>` };

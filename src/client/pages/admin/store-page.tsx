@@ -23,6 +23,7 @@ import { storeAdminClient, type StoreAdminClient } from '../../features/store/st
 import { StorePreview } from '../../features/store/store-preview';
 import { StoreSections } from '../../features/store/store-sections';
 import { StoreVersions } from '../../features/store/store-versions';
+import { CodesPanel } from '../../features/codes/codes-panel';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
 type Busy = 'saving' | 'publishing' | 'previewing' | 'restoring' | null;
@@ -262,6 +263,16 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
         ) : (
           <PanelLoading>Loading the versions…</PanelLoading>
         )}
+      </section>
+
+      <section aria-labelledby="store-codes-heading" className={`${card} mt-8`}>
+        <h3
+          id="store-codes-heading"
+          className="border-b border-sand-200 px-5 py-4 text-lg font-semibold text-sage-800"
+        >
+          Codes
+        </h3>
+        <CodesPanel currency={published.content.product.currency} />
       </section>
     </StoreFrame>
   );

@@ -23,7 +23,7 @@ const noChange = () => () => {};
  * moves. At the end it says so (a new visit shows the regular price, which is what the
  * checkout then charges).
  */
-export function SaleEnd({ endsAt }: { endsAt: string }) {
+export function SaleEnd({ endsAt, what = 'Sale' }: { endsAt: string; what?: string }) {
   const text = useSyncExternalStore(
     noChange,
     () => endText(endsAt),
@@ -46,10 +46,14 @@ export function SaleEnd({ endsAt }: { endsAt: string }) {
   return (
     <p className="min-h-6 w-full text-sm font-semibold text-clay-700" data-testid="sale-end">
       {ended ? (
-        'This sale has ended: the regular price applies.'
+        what === 'Sale' ? (
+          'This sale has ended: the regular price applies.'
+        ) : (
+          `${what} has ended: the regular price applies.`
+        )
       ) : (
         <>
-          Sale ends <time dateTime={endsAt}>{text}</time>
+          {what} ends <time dateTime={endsAt}>{text}</time>
         </>
       )}
     </p>
