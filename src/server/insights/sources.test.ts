@@ -15,7 +15,8 @@ import {
   stripeEvent,
 } from '../../../tests/support/stripe-events';
 import { describeEachDatabase } from '../../../tests/support/test-database';
-import { channelOf } from './channel';
+import { ReferrerParser } from '@tryghost/referrer-parser';
+import { channelOf, listedMedium } from './channel';
 import { rollUpInsights } from './insights-rollup';
 import { clientClassOf } from './user-agent-class';
 
@@ -44,6 +45,35 @@ describe('channels', () => {
     [{ source: 'my-blog.example', medium: '', channel: 'search' }, 'referral'],
   ])('%j is %s', (visit, channel) => {
     expect(channelOf(visit)).toBe(channel);
+  });
+});
+
+describe('the referrer list', () => {
+  it("finds a host's medium as the package's own lookup does, without its cost per call", () => {
+    const parser = new ReferrerParser();
+    const hosts = [
+      'google.com',
+      'www.google.com',
+      'google.com.example',
+      'l.instagram.com',
+      'pinterest.com',
+      'mail.yahoo.com',
+      'orange.fr',
+      'bing.com',
+      'duckduckgo.com',
+      't.co',
+      'some-blog.example',
+      'news.ycombinator.com',
+      'x',
+    ];
+    for (const host of hosts)
+      expect(listedMedium(host), host).toBe(
+        parser.getDataFromUrl(new URL(`https://${host}/`))?.medium,
+      );
+    const started = performance.now();
+    for (let i = 0; i < 2_000; i += 1) channelOf({ source: `blog-${i}.example`, medium: '' });
+    // The package's lookup sorts its whole list each time: milliseconds per host.
+    expect((performance.now() - started) / 2_000).toBeLessThan(0.5);
   });
 });
 
