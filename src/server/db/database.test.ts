@@ -31,6 +31,9 @@ const expectedColumns: Record<
   | 'insight_daily'
   | 'insight_source_daily'
   | 'insight_campaign_daily'
+  | 'insight_campaign_keys'
+  | 'insight_campaign_running'
+  | 'insight_campaign_day_totals'
   | 'insight_entry_daily'
   | 'insight_client_daily'
   | 'store_versions'
@@ -106,6 +109,8 @@ const expectedColumns: Record<
     'utm_medium',
     'utm_campaign',
     'channel',
+    'utm_content',
+    'utm_term',
   ],
   download_links: [
     'id',
@@ -135,6 +140,8 @@ const expectedColumns: Record<
     'channel',
     'browser',
     'device',
+    'content',
+    'term',
   ],
   insight_daily: ['day', 'name', 'visitors', 'events'],
   insight_source_daily: [
@@ -158,6 +165,16 @@ const expectedColumns: Record<
     'guide_requests',
     'checkout_clicks',
   ],
+  insight_campaign_keys: ['id', 'source', 'medium', 'campaign', 'channel', 'first_day', 'last_day'],
+  insight_campaign_running: [
+    'key_id',
+    'day',
+    'days',
+    'visitors',
+    'guide_requests',
+    'checkout_clicks',
+  ],
+  insight_campaign_day_totals: ['day', 'visitors', 'pageviews'],
   insight_entry_daily: ['day', 'path', 'visitors'],
   insight_client_daily: ['day', 'browser', 'device', 'visitors'],
   // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.

@@ -77,6 +77,8 @@ export type Order = {
   utm_medium: ColumnType<string | null, string | null | undefined, string | null>;
   utm_campaign: ColumnType<string | null, string | null | undefined, string | null>;
   channel: ColumnType<string | null, string | null | undefined, string | null>;
+  utm_content: ColumnType<string | null, string | null | undefined, string | null>;
+  utm_term: ColumnType<string | null, string | null | undefined, string | null>;
   notes: Generated<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -118,6 +120,8 @@ export type InsightEvent = {
   channel: Generated<string>;
   browser: Generated<string>;
   device: Generated<string>;
+  content: Generated<string>;
+  term: Generated<string>;
 };
 
 export type InsightDaily = {
@@ -147,6 +151,27 @@ export type InsightCampaignDaily = {
   channel: string;
   visitors: number;
   pageviews: number;
+  guide_requests: number;
+  checkout_clicks: number;
+};
+
+/** Every source key rolled up, with its first and last day (migration 0019). */
+export type InsightCampaignKey = {
+  id: Generated<number>;
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
+  first_day: string;
+  last_day: string;
+};
+
+/** A key's insight_campaign_daily counters summed over its days up to `day`. */
+export type InsightCampaignRunning = {
+  key_id: number;
+  day: string;
+  days: number;
+  visitors: number;
   guide_requests: number;
   checkout_clicks: number;
 };
@@ -248,6 +273,9 @@ export type Database = CoversEveryTable<{
   insight_daily: InsightDaily;
   insight_source_daily: InsightSourceDaily;
   insight_campaign_daily: InsightCampaignDaily;
+  insight_campaign_keys: InsightCampaignKey;
+  insight_campaign_running: InsightCampaignRunning;
+  insight_campaign_day_totals: { day: string; visitors: number; pageviews: number };
   insight_entry_daily: { day: string; path: string; visitors: number };
   insight_client_daily: { day: string; browser: string; device: string; visitors: number };
   store_versions: StoreVersion;

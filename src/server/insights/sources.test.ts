@@ -17,7 +17,7 @@ import {
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { ReferrerParser } from '@tryghost/referrer-parser';
 import { channelOf, listedMedium } from './channel';
-import { rollUpInsights } from './insights-rollup';
+import { rebuildSourceRanges, rollUpInsights } from './insights-rollup';
 import { clientClassOf } from './user-agent-class';
 
 const CHROME = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36';
@@ -121,6 +121,9 @@ describeEachDatabase('sources and campaigns', (use) => {
       'insight_entry_daily',
       'insight_client_daily',
       'insight_salts',
+      'insight_campaign_running',
+      'insight_campaign_keys',
+      'insight_campaign_day_totals',
     ] as const)
       await db.deleteFrom(table).execute();
   });
@@ -190,6 +193,10 @@ describeEachDatabase('sources and campaigns', (use) => {
       [{ name: 'page_view', path: '/', source: 'x'.repeat(101) }, 400],
       [{ name: 'page_view', path: '/', source: 'ig', channel: 'friends' }, 400],
       [{ name: 'page_view', path: '/', source: 'ig', campaign: 42 }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig', content: 'Story' }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig', content: 'x'.repeat(101) }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig', term: 'calm\nmind' }, 400],
+      [{ name: 'page_view', path: '/', source: 'ig', term: ['calm'] }, 400],
       [{ name: 'page_view', path: '/', source: 'a', medium: 'b', campaign: 'c'.repeat(1000) }, 413],
     ];
     for (const [body, status] of refusals) {
@@ -251,6 +258,63 @@ describeEachDatabase('sources and campaigns', (use) => {
     await orderApp.deliver(stripeEvent('charge.refunded', charge(session.payment_intent, 2700)));
     const after = await sources(todayOnly());
     expect(row(after, 'ig', 'spring')).toMatchObject({ purchases: 0, revenue: 0, visitors: 1 });
+  });
+
+  it('keeps utm_content and utm_term on the events, the Checkout Session and the order, not in the roll-up', async () => {
+    const TAGGED = { ...IG_SPRING, content: 'story b', term: 'calm mind' };
+    expect((await beacon({ name: 'page_view', path: '/', ...TAGGED })).statusCode).toBe(204);
+    expect(
+      await use().db.selectFrom('insight_events').select(['source', 'content', 'term']).execute(),
+    ).toEqual([{ source: 'ig', content: 'story b', term: 'calm mind' }]);
+
+    const opened = await orderApp.app.inject({
+      method: 'POST',
+      url: CHECKOUT_PATH,
+      remoteAddress: freshIp(),
+      headers: { origin: orderApp.app.config.publicUrl },
+      payload: TAGGED,
+    });
+    expect(opened.statusCode).toBe(200);
+    expect(orderApp.stripeApi.created.at(-1)).toMatchObject({
+      'metadata[utm_source]': 'ig',
+      'metadata[utm_campaign]': 'spring',
+      'metadata[utm_content]': 'story b',
+      'metadata[utm_term]': 'calm mind',
+    });
+    const created = [...orderApp.stripeApi.sessions.values()].at(-1) as {
+      id: string;
+      metadata: Record<string, string>;
+    };
+    await orderApp.pay(checkoutSession({ id: created.id, metadata: created.metadata }));
+    // A Payment Link's reference carries them too; an owner's metadata is normalised and cut.
+    const reference = sourceReference({
+      ...{ source: 'pinterest.com', medium: '', campaign: 'pins', channel: 'referral' },
+      ...{ content: 'pin 2', term: '' },
+    });
+    expect(reference).toMatch(/^[A-Za-z0-9_-]{1,200}$/);
+    await orderApp.pay(checkoutSession({ client_reference_id: reference }));
+    await orderApp.pay(
+      checkoutSession({
+        metadata: { utm_source: 'news', utm_content: ' Top  Link ', utm_term: 'y'.repeat(300) },
+      }),
+    );
+    await orderApp.pay();
+    const orders = await orderApp.orders();
+    expect(orders.map((o) => [o.utm_source, o.utm_campaign, o.utm_content, o.utm_term])).toEqual([
+      ['ig', 'spring', 'story b', 'calm mind'],
+      ['pinterest.com', 'pins', 'pin 2', ''],
+      ['news', '', 'top link', 'y'.repeat(100)],
+      [null, null, null, null],
+    ]);
+
+    // The Sources answer still has one line per source, medium and campaign.
+    await rollUpInsights(use().db);
+    const answer = await sources(todayOnly());
+    expect(row(answer, 'ig', 'spring')).toMatchObject({ visitors: 1, purchases: 1 });
+    const kept = await sql<{
+      n: number;
+    }>`select count(*)::int as n from insight_campaign_daily`.execute(use().db);
+    expect(kept.rows[0]!.n).toBe(1);
   });
 
   it('attributes a Payment Link purchase through client_reference_id, and takes out a disputed one', async () => {
@@ -460,6 +524,94 @@ describeEachDatabase('sources and campaigns', (use) => {
       // Live days and rolled-up days both carry page views.
       expect(answer.days.filter((day) => day.pageviews > 0).length).toBe(source === 'news' ? 0 : 7);
     }
+  });
+
+  it('answers any range from the running totals as from the daily rows, kept right across roll-ups on later days', async () => {
+    const { db } = use();
+    const now = new Date();
+    const keys = [
+      { source: 'ig', medium: '', campaign: 'spring', channel: 'social' },
+      { source: 'google.com', medium: '', campaign: '', channel: 'search' },
+      { source: 'news', medium: 'email', campaign: 'may', channel: 'email' },
+      { source: 'partner.example', medium: '', campaign: '', channel: 'referral' },
+    ] as const;
+    const names = ['page_view', 'page_view', 'guide_requested', 'checkout_click'] as const;
+    // Twelve days, rolled up as the days pass: each roll-up sees the raw days since the last.
+    for (const [days, at] of [
+      [[11, 10, 9], 9],
+      [[9, 8, 7, 6], 6],
+      [[6, 5, 4, 3], 3],
+      [[3, 2, 1, 0], 0],
+    ] as const) {
+      const values = [];
+      for (const ago of days)
+        for (let i = 0; i < 24; i += 1) {
+          // partner.example has events only on some days: ranges without it leave it out.
+          const key = keys[(i + ago) % (ago % 3 === 0 ? 4 : 3)]!;
+          values.push({
+            day: daysAgo(ago, now),
+            visitor: `v${(i * 5 + ago) % 9}`,
+            name: names[(i + ago) % 4]!,
+            path: '/',
+            ...key,
+          });
+        }
+      await db.insertInto('insight_events').values(values).execute();
+      await rollUpInsights(db, new Date(now.getTime() - at * DAY_MS));
+    }
+    const running = () =>
+      sql<Record<string, unknown>>`
+        select k.source, k.medium, k.campaign, k.channel, k.first_day, k.last_day, r.day,
+          r.days, r.visitors, r.guide_requests, r.checkout_clicks
+        from insight_campaign_running r join insight_campaign_keys k on k.id = r.key_id
+        order by 1, 2, 3, 4, r.day`
+        .execute(db)
+        .then((result) => result.rows);
+    const totals = () =>
+      sql`select * from insight_campaign_day_totals order by day`
+        .execute(db)
+        .then((result) => result.rows);
+    const kept = [await running(), await totals()];
+
+    for (const [first, last] of [
+      [11, 0],
+      [8, 4],
+      [5, 5],
+      [10, 7],
+      [2, 0],
+      [30, 12],
+    ] as const) {
+      const from = daysAgo(first, now);
+      const to = daysAgo(last, now);
+      const live = sql`select distinct day from insight_events where day between ${from}::date and ${to}::date`;
+      const plain = await sql<Record<string, unknown>>`
+        select source, medium, campaign, channel,
+          coalesce(sum(visitors) filter (where name = 'page_view'), 0)::float8 as visitors,
+          coalesce(sum(events) filter (where name = 'guide_requested'), 0)::float8 as "guideRequests",
+          coalesce(sum(events) filter (where name = 'checkout_click'), 0)::float8 as "checkoutClicks"
+        from (
+          select source, medium, campaign, channel, name, count(distinct visitor) as visitors,
+            count(*) as events
+          from insight_events where day between ${from}::date and ${to}::date
+          group by day, source, medium, campaign, channel, name
+          union all
+          select source, medium, campaign, channel, name, visitors, events from insight_source_daily
+          where day between ${from}::date and ${to}::date and day not in (${live})
+        ) t group by source, medium, campaign, channel
+        order by source, medium, campaign, channel`.execute(db);
+      const answer = await sources({ from, to });
+      expect(
+        answer.rows.map(({ purchases: _p, revenue: _r, ...counts }) => counts),
+        `${from} to ${to}`,
+      ).toEqual(plain.rows);
+      const pageviews = await sql<{ n: number }>`
+        select coalesce(sum(events), 0)::int as n from insight_source_daily
+        where name = 'page_view' and day between ${from}::date and ${to}::date`.execute(db);
+      expect(answer.days.reduce((sum, day) => sum + day.pageviews, 0)).toBe(pageviews.rows[0]!.n);
+    }
+    // What the roll-ups kept is what a rebuild from all the daily rows gives.
+    await rebuildSourceRanges(db);
+    expect([await running(), await totals()]).toEqual(kept);
   });
 
   it('refuses a bad range or source and strangers', async () => {
