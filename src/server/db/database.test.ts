@@ -34,6 +34,10 @@ const expectedColumns: Record<
   | 'insight_campaign_keys'
   | 'insight_campaign_running'
   | 'insight_campaign_day_totals'
+  | 'order_source_keys'
+  | 'order_source_daily'
+  | 'order_source_running'
+  | 'order_day_totals'
   | 'insight_entry_daily'
   | 'insight_client_daily'
   | 'store_versions'
@@ -175,6 +179,10 @@ const expectedColumns: Record<
     'checkout_clicks',
   ],
   insight_campaign_day_totals: ['day', 'visitors', 'pageviews'],
+  order_source_keys: ['id', 'source', 'medium', 'campaign', 'channel'],
+  order_source_daily: ['key_id', 'day', 'purchases', 'revenue'],
+  order_source_running: ['key_id', 'day', 'purchases', 'revenue'],
+  order_day_totals: ['day', 'purchases', 'revenue'],
   insight_entry_daily: ['day', 'path', 'visitors'],
   insight_client_daily: ['day', 'browser', 'device', 'visitors'],
   // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.

@@ -176,6 +176,18 @@ export type InsightCampaignRunning = {
   checkout_clicks: number;
 };
 
+/** A source key of paid orders (migration 0019, kept by a trigger on orders). */
+export type OrderSourceKey = {
+  id: Generated<number>;
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
+};
+
+/** A key's paid orders of one day (order_source_daily), or through that day (…_running). */
+export type OrderSourceCounts = { key_id: number; day: string; purchases: number; revenue: number };
+
 /** DESIGN.md "The offer, edited by the owner": content is a StoreContent document. */
 export type StoreVersion = {
   version: number;
@@ -276,6 +288,10 @@ export type Database = CoversEveryTable<{
   insight_campaign_keys: InsightCampaignKey;
   insight_campaign_running: InsightCampaignRunning;
   insight_campaign_day_totals: { day: string; visitors: number; pageviews: number };
+  order_source_keys: OrderSourceKey;
+  order_source_daily: OrderSourceCounts;
+  order_source_running: OrderSourceCounts;
+  order_day_totals: { day: string; purchases: number; revenue: number };
   insight_entry_daily: { day: string; path: string; visitors: number };
   insight_client_daily: { day: string; browser: string; device: string; visitors: number };
   store_versions: StoreVersion;

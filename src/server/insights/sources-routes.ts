@@ -6,7 +6,7 @@ import {
   type InsightsDay,
   type SourceRow,
 } from '../../shared/insights/insights-api';
-import { DIRECT, type Channel } from '../../shared/insights/visit-source';
+import type { Channel } from '../../shared/insights/visit-source';
 import { parsedOr400 } from '../http/input';
 import { rangeOf } from './insights-routes';
 
@@ -16,6 +16,7 @@ type SalesRow = Pick<
   'source' | 'medium' | 'campaign' | 'channel' | 'purchases' | 'revenue'
 >;
 type DayRow = { date: string; visitors: number; pageviews: number };
+type DaySales = { date: string; purchases: number; revenue: number };
 
 /**
  * GET /api/admin/insights/sources?from&to[&source] (DESIGN.md "Sources and campaigns"): per
@@ -32,12 +33,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
   scope.get('/insights/sources', async (request): Promise<InsightSources> => {
     const { from, to, days } = rangeOf(request.query);
     const { source } = parsedOr400(insightSourcesQuerySchema, request.query, 'Invalid range');
-    const paidInRange = sql`status = 'paid'
-      and paid_at >= (${from}::date)::timestamp at time zone 'UTC'
-      and paid_at < (${to}::date + 1)::timestamp at time zone 'UTC'`;
-    const orderSource = sql`coalesce(utm_source, ${DIRECT})`;
     const eventFilter = source === undefined ? sql`true` : sql`source = ${source}`;
-    const orderFilter = source === undefined ? sql`true` : sql`${orderSource} = ${source}`;
 
     // The days of the range still holding raw events (the last few at most), each found by one
     // index probe rather than by reading their events.
@@ -47,7 +43,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         select (select min(day) from insight_events where day > live.day and day <= ${to}::date)
         from live where live.day is not null
       ) select day from live where day is not null`;
-    const [rolled, liveCounts, dayCounts, sales, entries, clients] = await Promise.all([
+    const [rolled, liveCounts, dayCounts, sales, daySales, entries, clients] = await Promise.all([
       // Per key, its running totals at the range's last day minus those before its first
       // (migration 0019), less the rolled-up rows of the days counted live below.
       sql<CountRow>`
@@ -116,19 +112,35 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         from insight_events
         where day between ${from}::date and ${to}::date and name = 'page_view' and ${eventFilter}
         group by day`.execute(db),
-      // Paid orders once, by key and (for the source asked for, or all) by day.
-      sql<SalesRow & { date: string | null; dayPurchases: number; dayRevenue: number }>`
-        select source, medium, campaign, channel, to_char(day, 'YYYY-MM-DD') as date,
-          count(*)::int as purchases, coalesce(sum(amount_total), 0)::float8 as revenue,
-          count(*) filter (where chosen)::int as "dayPurchases",
-          coalesce(sum(amount_total) filter (where chosen), 0)::float8 as "dayRevenue"
-        from (
-          select ${orderSource} as source, coalesce(utm_medium, '') as medium,
-            coalesce(utm_campaign, '') as campaign, coalesce(channel, ${DIRECT}) as channel,
-            (paid_at at time zone 'UTC')::date as day, amount_total, ${orderFilter} as chosen
-          from orders where ${paidInRange}
-        ) o
-        group by grouping sets ((source, medium, campaign, channel), (day))`.execute(db),
+      // Paid orders per key: their running totals (kept by a trigger on orders, migration
+      // 0019) at the range's last day minus those before its first.
+      sql<SalesRow>`
+        select k.source, k.medium, k.campaign, k.channel,
+          (hi.purchases - coalesce(lo.purchases, 0))::int as purchases,
+          (hi.revenue - coalesce(lo.revenue, 0))::float8 as revenue
+        from order_source_keys k
+        cross join lateral (
+          select purchases, revenue from order_source_running r
+          where r.key_id = k.id and r.day <= ${to}::date order by r.day desc limit 1
+        ) hi
+        left join lateral (
+          select purchases, revenue from order_source_running r
+          where r.key_id = k.id and r.day < ${from}::date order by r.day desc limit 1
+        ) lo on true
+        where hi.purchases > coalesce(lo.purchases, 0)`.execute(db),
+      // Paid orders per day, of every source or of the one asked for.
+      sql<DaySales>`
+        ${
+          source === undefined
+            ? sql`select to_char(day, 'YYYY-MM-DD') as date, purchases,
+                revenue::float8 as revenue
+              from order_day_totals where day between ${from}::date and ${to}::date`
+            : sql`select to_char(d.day, 'YYYY-MM-DD') as date, sum(d.purchases)::int as purchases,
+                sum(d.revenue)::float8 as revenue
+              from order_source_daily d join order_source_keys k on k.id = d.key_id
+              where k.source = ${source} and d.day between ${from}::date and ${to}::date
+              group by d.day`
+        }`.execute(db),
       sql<{ path: string; visitors: number }>`
         with live as (
           select day, path from (
@@ -178,7 +190,6 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
     for (const row of rolled.rows) addCounts(row);
     for (const row of liveCounts.rows) addCounts(row);
     for (const row of sales.rows) {
-      if (row.date !== null) continue;
       const found = rows.get(key(row));
       if (found) {
         found.purchases += row.purchases;
@@ -200,11 +211,10 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
       day.visitors = row.visitors;
       day.pageviews = row.pageviews;
     }
-    for (const row of sales.rows) {
-      if (row.date === null) continue;
+    for (const row of daySales.rows) {
       const day = byDay.get(row.date)!;
-      day.purchases = row.dayPurchases;
-      day.revenue = row.dayRevenue;
+      day.purchases = row.purchases;
+      day.revenue = row.revenue;
     }
     return {
       from,

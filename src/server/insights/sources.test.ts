@@ -614,6 +614,87 @@ describeEachDatabase('sources and campaigns', (use) => {
     expect([await running(), await totals()]).toEqual(kept);
   });
 
+  it('counts paid orders per source for any range as the orders themselves say, through payments, refunds and changes', async () => {
+    const { db } = use();
+    const now = new Date();
+    const tags: Record<string, string>[] = [
+      { utm_source: 'ig', utm_campaign: 'spring' },
+      { utm_source: 'news', utm_medium: 'email' },
+      {},
+    ];
+    const paid = [];
+    for (let i = 0; i < 12; i += 1)
+      paid.push(
+        await orderApp.pay(checkoutSession({ metadata: tags[i % 3]!, amount_total: 2700 })),
+      );
+    // Spread over the last ten days, as if paid then; one amount differs.
+    const orders = await orderApp.orders();
+    for (const [i, order] of orders.entries())
+      await db
+        .updateTable('orders')
+        .set({ paid_at: new Date(now.getTime() - (i % 10) * DAY_MS) })
+        .where('id', '=', order.id)
+        .execute();
+    await db
+      .updateTable('orders')
+      .set({ amount_total: 1000 })
+      .where('id', '=', orders[4]!.id)
+      .execute();
+    // A refund and a dispute take two out; an owner's change of source moves one.
+    await orderApp.deliver(stripeEvent('charge.refunded', charge(paid[3]!.payment_intent, 2700)));
+    await orderApp.deliver(stripeEvent('charge.dispute.created', dispute(paid[7]!.payment_intent)));
+    await db
+      .updateTable('orders')
+      .set({ utm_source: 'pinterest.com', channel: 'social' })
+      .where('id', '=', orders[5]!.id)
+      .execute();
+    await db.deleteFrom('orders').where('id', '=', orders[8]!.id).execute();
+
+    for (const [first, last] of [
+      [9, 0],
+      [6, 2],
+      [3, 3],
+      [30, 8],
+      [0, 0],
+    ] as const) {
+      const from = daysAgo(first, now);
+      const to = daysAgo(last, now);
+      const inRange = sql`status = 'paid'
+        and paid_at >= (${from}::date)::timestamp at time zone 'UTC'
+        and paid_at < (${to}::date + 1)::timestamp at time zone 'UTC'`;
+      const plain = await sql<Record<string, unknown>>`
+        select coalesce(utm_source, 'direct') as source, coalesce(utm_medium, '') as medium,
+          coalesce(utm_campaign, '') as campaign, coalesce(channel, 'direct') as channel,
+          count(*)::int as purchases, sum(amount_total)::float8 as revenue
+        from orders where ${inRange} group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(db);
+      const answer = await sources({ from, to });
+      expect(
+        answer.rows
+          .filter((r) => r.purchases > 0)
+          .map(({ source, medium, campaign, channel, purchases, revenue }) => ({
+            ...{ source, medium, campaign, channel, purchases, revenue },
+          })),
+        `${from} to ${to}`,
+      ).toEqual(plain.rows);
+      for (const source of [undefined, 'ig', 'pinterest.com']) {
+        const filter =
+          source === undefined ? sql`true` : sql`coalesce(utm_source, 'direct') = ${source}`;
+        const days = await sql<{ date: string; purchases: number; revenue: number }>`
+          select to_char((paid_at at time zone 'UTC')::date, 'YYYY-MM-DD') as date,
+            count(*)::int as purchases, sum(amount_total)::float8 as revenue
+          from orders where ${inRange} and ${filter} group by 1`.execute(db);
+        const byDate = new Map(days.rows.map((day) => [day.date, day]));
+        const answered = source === undefined ? answer : await sources({ from, to }, source);
+        for (const day of answered.days)
+          expect([day.date, day.purchases, day.revenue], `${source}`).toEqual([
+            day.date,
+            byDate.get(day.date)?.purchases ?? 0,
+            byDate.get(day.date)?.revenue ?? 0,
+          ]);
+      }
+    }
+  });
+
   it('refuses a bad range or source and strangers', async () => {
     for (const query of [
       'from=2026-03-02&to=2026-03-01',

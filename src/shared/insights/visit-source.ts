@@ -18,9 +18,9 @@ export type VisitSource = {
   medium: string;
   campaign: string;
   channel: Channel;
-  /** utm_content (the link's variant) and utm_term (its keyword): '' when not tagged. */
-  content: string;
-  term: string;
+  /** utm_content (the link's variant) and utm_term (its keyword), when the link had them. */
+  content?: string;
+  term?: string;
 };
 
 /** Hosts that send visitors back from the checkout (Stripe's): never a source. */
@@ -81,7 +81,7 @@ export function visitSourceOf(
     medium,
     campaign,
     channel: paid ? 'paid' : 'referral',
-    content,
-    term,
+    ...(content && { content }),
+    ...(term && { term }),
   };
 }

@@ -44,7 +44,7 @@ export function OrderSourceCell({ order }: { order: AdminOrder }) {
     ['Term', from.term],
   ].filter(([, value]) => value !== '');
   return (
-    <div className="max-w-56">
+    <div className="max-w-44">
       <p className="font-medium break-words">{from.source}</p>
       <p className="text-xs text-ink-muted">{channelLabel(from.channel)}</p>
       {details.length > 0 ? (
@@ -267,7 +267,7 @@ export function OrdersPanel() {
                       <td className={cell}>
                         <OrderSourceCell order={order} />
                       </td>
-                      <td className={`${cell} whitespace-nowrap`}>
+                      <td className={`${cell} min-w-28`}>
                         {order.paidAt ? (
                           <time dateTime={order.paidAt}>{formatDate(order.paidAt, 'short')}</time>
                         ) : (
