@@ -267,12 +267,15 @@ export function OrdersPanel() {
                       <td className={cell}>
                         <OrderSourceCell order={order} />
                       </td>
-                      <td className={`${cell} min-w-28`}>
-                        {order.paidAt ? (
-                          <time dateTime={order.paidAt}>{formatDate(order.paidAt, 'short')}</time>
-                        ) : (
-                          '—'
-                        )}
+                      <td className={cell}>
+                        {/* Date and time on two lines: the table fits a desktop screen. */}
+                        <div className="w-28">
+                          {order.paidAt ? (
+                            <time dateTime={order.paidAt}>{formatDate(order.paidAt, 'short')}</time>
+                          ) : (
+                            '—'
+                          )}
+                        </div>
                       </td>
                       <td className={cell}>
                         <div className="flex flex-col items-stretch gap-1.5">
