@@ -72,6 +72,10 @@ export async function insightsBenchRoute(app: FastifyInstance) {
       'insight_entry_daily',
       'insight_client_daily',
       'orders',
+      'order_source_keys',
+      'order_source_daily',
+      'order_source_running',
+      'order_day_totals',
     ])
       await sql`vacuum analyze ${sql.table(table)}`.execute(db);
     const { rows } = await sql<{ rows: string | number; events: string | number }>`
