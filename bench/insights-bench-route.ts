@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { rebuildSourceRanges } from '../src/server/insights/insights-rollup';
 
 type FillBody = { days: number; sources: number; events: number; orders: number };
 
@@ -35,6 +36,7 @@ export async function insightsBenchRoute(app: FastifyInstance) {
         coalesce(sum(events) filter (where name = 'checkout_click'), 0)
       from insight_source_daily group by day, source, medium, campaign, channel
       on conflict do nothing`.execute(db);
+    await rebuildSourceRanges(db);
     await sql`
       insert into insight_daily (day, name, visitors, events)
       select day, name, sum(visitors), sum(events) from insight_source_daily group by day, name
@@ -63,10 +65,17 @@ export async function insightsBenchRoute(app: FastifyInstance) {
     for (const table of [
       'insight_source_daily',
       'insight_campaign_daily',
+      'insight_campaign_keys',
+      'insight_campaign_running',
+      'insight_campaign_day_totals',
       'insight_daily',
       'insight_entry_daily',
       'insight_client_daily',
       'orders',
+      'order_source_keys',
+      'order_source_daily',
+      'order_source_running',
+      'order_day_totals',
     ])
       await sql`vacuum analyze ${sql.table(table)}`.execute(db);
     const { rows } = await sql<{ rows: string | number; events: string | number }>`

@@ -85,7 +85,7 @@ test('a tagged visit sends its source with events and to the checkout, keeps not
   await stubExternalSite(context, CHECKOUT_HOST);
   const page = await context.newPage();
   const sent = recordSent(page);
-  await page.goto('/?utm_source=IG&utm_campaign=spring&fbclid=SECRET_CLICK');
+  await page.goto('/?utm_source=IG&utm_campaign=spring&utm_content=Story%20B&fbclid=SECRET_CLICK');
   await expect
     .poll(() => sent)
     .toEqual([
@@ -98,6 +98,7 @@ test('a tagged visit sends its source with events and to the checkout, keeps not
           medium: '',
           campaign: 'spring',
           channel: 'paid',
+          content: 'story b',
         },
       },
     ]);
@@ -105,7 +106,10 @@ test('a tagged visit sends its source with events and to the checkout, keeps not
 
   await buy(page);
   const checkout = sent.find((request) => request.path === CHECKOUT_PATH);
-  expect(checkout?.body).toEqual({ source: 'ig', medium: '', campaign: 'spring', channel: 'paid' });
+  expect(checkout?.body).toEqual({
+    ...{ source: 'ig', medium: '', campaign: 'spring', channel: 'paid' },
+    content: 'story b',
+  });
   expect(JSON.stringify(sent)).not.toContain('SECRET_CLICK');
   await context.close();
 
@@ -118,6 +122,7 @@ test('a tagged visit sends its source with events and to the checkout, keeps not
     utm_source: 'ig',
     utm_campaign: 'spring',
     channel: 'paid',
+    utm_content: 'story b',
   });
   const { payload, headers } = signedEvent(
     stripeEvent(
@@ -231,5 +236,29 @@ test('Admin → Insights shows sources and campaigns, sorts, filters the chart a
   await expect(page.getByText('Loading sources…')).toBeVisible();
   await shoot('loading');
   await page.unrouteAll({ behavior: 'ignoreErrors' });
+  expect(consoleErrors).toEqual([]);
+});
+
+test('Admin → Orders shows where the buyer came from; screenshots', async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  const dir = process.env.SHOTS_DIR ?? testInfo.outputPath('shots');
+  await page.goto('/#/admin/orders');
+  const table = page.getByRole('table', { name: 'Orders, newest first' });
+  await expect(table.getByRole('columnheader', { name: 'Source' })).toBeVisible();
+  const source = table.getByRole('row').nth(1).getByRole('cell').nth(5);
+  await expect(source).toHaveText('igPaidCampaign:springContent:story b');
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 800 });
+    await page.screenshot({ path: `${dir}/orders-source-${width}.png`, fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+    if (width === 1280) {
+      // The whole table, Actions included, fits a desktop screen without its own scrolling.
+      const group = page.getByRole('group', { name: 'Orders table' });
+      expect(await group.evaluate((node) => node.scrollWidth - node.clientWidth)).toBe(0);
+    }
+    await expectNoViolations(page);
+  }
   expect(consoleErrors).toEqual([]);
 });

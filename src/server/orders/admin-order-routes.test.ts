@@ -51,6 +51,7 @@ describeEachDatabase('admin orders', (use) => {
       activeLinks: 1,
       linksRevokedAt: null,
       notes: '',
+      source: null,
     } satisfies Partial<AdminOrder>);
     expect(page.orders[0]).toMatchObject({ status: 'review', downloads: 0, activeLinks: 0 });
 
@@ -61,6 +62,29 @@ describeEachDatabase('admin orders', (use) => {
     expect((await list(`?q=${first.payment_intent}`)).count).toBe(1);
     expect((await list('?q=100%25')).count).toBe(0);
     expect((await get('/api/admin/orders?status=lost')).statusCode).toBe(400);
+  });
+
+  it('shows where each buyer came from, as the verified webhook stored it', async () => {
+    await pay(
+      checkoutSession({
+        metadata: {
+          ...{ utm_source: 'ig', utm_medium: 'social', utm_campaign: 'spring' },
+          ...{ utm_content: 'story b', utm_term: 'calm', channel: 'social' },
+        },
+      }),
+    );
+    await pay(checkoutSession({ metadata: { utm_source: 'newsletter' } }));
+    const { orders } = await list();
+    expect(orders.map((order) => order.source)).toEqual([
+      {
+        ...{ source: 'newsletter', medium: '', campaign: '', channel: 'email' },
+        ...{ content: '', term: '' },
+      },
+      {
+        ...{ source: 'ig', medium: 'social', campaign: 'spring', channel: 'social' },
+        ...{ content: 'story b', term: 'calm' },
+      },
+    ]);
   });
 
   it('keeps the owner notes, audited', async () => {

@@ -43,6 +43,17 @@ function toAdminOrder(row: ListedOrder): AdminOrder {
     downloads: Number(row.downloads),
     activeLinks: Number(row.active_links),
     linksRevokedAt: iso(row.links_revoked_at),
+    source:
+      row.utm_source === null
+        ? null
+        : {
+            source: row.utm_source,
+            medium: row.utm_medium ?? '',
+            campaign: row.utm_campaign ?? '',
+            channel: row.channel ?? '',
+            content: row.utm_content ?? '',
+            term: row.utm_term ?? '',
+          },
   };
 }
 

@@ -26,7 +26,8 @@ function requestedCode(body: unknown): string | undefined {
 
 /**
  * The visit's source in a Checkout Session's metadata (DESIGN.md "Sources and campaigns"), as
- * the webhook reads it back: utm_source, utm_medium, utm_campaign and the server's channel.
+ * the webhook reads it back: utm_source, utm_medium, utm_campaign, the server's channel, and
+ * utm_content and utm_term when the link had them.
  * Nothing for a body that holds no valid source: a buyer is never kept from the checkout for it.
  */
 export function sourceMetadata(body: unknown): Record<string, string> {
@@ -37,12 +38,14 @@ export function sourceMetadata(body: unknown): Record<string, string> {
     }
     return {};
   }
-  const { source, medium = '', campaign = '' } = parsed.data;
+  const { source, medium = '', campaign = '', content, term } = parsed.data;
   return {
     utm_source: source,
     utm_medium: medium,
     utm_campaign: campaign,
     channel: channelOf({ source, medium, channel: parsed.data.channel }),
+    ...(content && { utm_content: content }),
+    ...(term && { utm_term: term }),
   };
 }
 

@@ -93,6 +93,8 @@ export const checkoutSessionSchema = z.object({
         utm_source: sourceField,
         utm_medium: sourceField,
         utm_campaign: sourceField,
+        utm_content: sourceField,
+        utm_term: sourceField,
         channel: z.catch(z.optional(z.enum(channels)), undefined),
         /** The discount code our checkout applied (checkout-route.ts). */
         discount_code: z.catch(z.optional(z.string().check(z.maxLength(100))), undefined),

@@ -105,13 +105,22 @@ export function orderSource(session: CheckoutSession) {
         medium: metadata.utm_medium ?? '',
         campaign: metadata.utm_campaign ?? '',
         channel: metadata.channel,
+        content: metadata.utm_content ?? '',
+        term: metadata.utm_term ?? '',
       }
     : sourceOfReference(session.client_reference_id);
-  if (!visit) return { utm_source: null, utm_medium: null, utm_campaign: null, channel: null };
+  if (!visit) {
+    return {
+      ...{ utm_source: null, utm_medium: null, utm_campaign: null, channel: null },
+      ...{ utm_content: null, utm_term: null },
+    };
+  }
   return {
     utm_source: visit.source,
     utm_medium: visit.medium,
     utm_campaign: visit.campaign,
+    utm_content: visit.content,
+    utm_term: visit.term,
     channel: (metadata?.utm_source && metadata.channel) || channelOf(visit),
   };
 }
@@ -227,11 +236,12 @@ export async function applySession(
     }
   >`
     insert into orders (session_id, payment_intent, email, name, amount_total, currency,
-      utm_source, utm_medium, utm_campaign, channel, discount_code, amount_discount)
+      utm_source, utm_medium, utm_campaign, channel, utm_content, utm_term, discount_code,
+      amount_discount)
     values (${session.id}, ${session.payment_intent ?? null}, ${email}, ${name},
       ${session.amount_total ?? null}, ${session.currency?.toLowerCase() ?? null},
       ${from.utm_source}, ${from.utm_medium}, ${from.utm_campaign}, ${from.channel},
-      ${discount.code}, ${discount.amount || null})
+      ${from.utm_content}, ${from.utm_term}, ${discount.code}, ${discount.amount || null})
     on conflict (session_id) do update set
       discount_code = coalesce(orders.discount_code, excluded.discount_code),
       amount_discount = coalesce(orders.amount_discount, excluded.amount_discount),
@@ -239,6 +249,8 @@ export async function applySession(
       utm_medium = coalesce(orders.utm_medium, excluded.utm_medium),
       utm_campaign = coalesce(orders.utm_campaign, excluded.utm_campaign),
       channel = coalesce(orders.channel, excluded.channel),
+      utm_content = coalesce(orders.utm_content, excluded.utm_content),
+      utm_term = coalesce(orders.utm_term, excluded.utm_term),
       payment_intent = coalesce(orders.payment_intent, excluded.payment_intent),
       email = case when orders.email = '' then excluded.email else orders.email end,
       name = coalesce(orders.name, excluded.name),

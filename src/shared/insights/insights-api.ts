@@ -20,7 +20,7 @@ import { channels, normaliseSourceValue, SOURCE_VALUE_MAX, type Channel } from '
  * user agent, neither of which is stored. Visitors of a range are the sum of its days.
  */
 /**
- * A source, medium or campaign as the collector sends it: normalised (lower case, single
+ * A source, medium, campaign, content or term as the collector sends it: normalised (lower case, single
  * spaces, trimmed, no control characters) and at most SOURCE_VALUE_MAX characters. Anything
  * else was not sent by our collector and is refused.
  */
@@ -35,6 +35,8 @@ export const visitSourceShape = {
   medium: z.optional(sourceValueSchema),
   campaign: z.optional(sourceValueSchema),
   channel: z.optional(z.enum(channels)),
+  content: z.optional(sourceValueSchema),
+  term: z.optional(sourceValueSchema),
 };
 
 export const visitSourceSchema = z.object(visitSourceShape);

@@ -3,7 +3,8 @@ import { channels, normaliseSourceValue, type Channel, type VisitSource } from '
 /**
  * The visit's source in a Payment Link's `client_reference_id` (DESIGN.md "Sources and
  * campaigns"), which Stripe takes as a URL parameter of at most 200 letters, digits, dashes
- * and underscores: a prefix and the fields, tab-separated, as base64url.
+ * and underscores: a prefix and the fields, tab-separated, as base64url: source, medium,
+ * campaign, channel, then content and term (a reference without these two still reads).
  */
 const PREFIX = 'src1_';
 const MAX_LENGTH = 200;
@@ -22,12 +23,20 @@ function fromBase64Url(text: string): string {
 }
 
 /** The reference for a visit's source; long values are cut until it fits Stripe's limit. */
-export function sourceReference(visit: VisitSource): string {
+export function sourceReference(
+  visit: Omit<VisitSource, 'content' | 'term'> & Partial<Pick<VisitSource, 'content' | 'term'>>,
+): string {
   for (let cut = 100; cut > 0; cut -= 5) {
-    const fields = [visit.source, visit.medium, visit.campaign].map((field) =>
-      field.slice(0, cut).trim(),
-    );
-    const reference = PREFIX + toBase64Url([...fields, visit.channel].join('\t'));
+    const [source, medium, campaign, content, term] = [
+      visit.source,
+      visit.medium,
+      visit.campaign,
+      visit.content ?? '',
+      visit.term ?? '',
+    ].map((field) => field.slice(0, cut).trim());
+    const fields = [source, medium, campaign, visit.channel];
+    if (content || term) fields.push(content!, term!);
+    const reference = PREFIX + toBase64Url(fields.join('\t'));
     if (reference.length <= MAX_LENGTH) return reference;
   }
   return PREFIX + toBase64Url(['', '', '', visit.channel].join('\t'));
@@ -37,17 +46,21 @@ export function sourceReference(visit: VisitSource): string {
 export function sourceOfReference(reference: string | null | undefined): VisitSource | undefined {
   if (!reference?.startsWith(PREFIX) || reference.length > MAX_LENGTH) return undefined;
   try {
-    const [source, medium, campaign, channel, ...rest] = fromBase64Url(
-      reference.slice(PREFIX.length),
-    ).split('\t');
-    if (rest.length || !(channels as readonly string[]).includes(channel ?? '')) return undefined;
-    const clean = [source, medium, campaign].map((field) => normaliseSourceValue(field));
+    const fields = fromBase64Url(reference.slice(PREFIX.length)).split('\t');
+    const [source, medium, campaign, channel, content, term] = fields;
+    if (fields.length !== 4 && fields.length !== 6) return undefined;
+    if (!(channels as readonly string[]).includes(channel ?? '')) return undefined;
+    const clean = [source, medium, campaign, content, term].map((field) =>
+      normaliseSourceValue(field),
+    );
     if (!clean[0]) return undefined;
     return {
       source: clean[0],
       medium: clean[1]!,
       campaign: clean[2]!,
       channel: channel as Channel,
+      content: clean[3]!,
+      term: clean[4]!,
     };
   } catch {
     return undefined;

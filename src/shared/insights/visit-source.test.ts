@@ -7,6 +7,7 @@ const at = (query: string) => `https://${OURS}/${query}`;
 describe('the source of a visit', () => {
   it.each([
     // [address, referrer] → source, medium, campaign, channel (the server refines the channel)
+    // and, when tagged, content and term
     ['?utm_source=ig&utm_campaign=spring', '', ['ig', '', 'spring', 'referral']],
     ['#/?utm_source=ig&utm_medium=social', '', ['ig', 'social', '', 'referral']],
     ['?utm_source=ig#/privacy-policy?utm_campaign=spring', '', ['ig', '', 'spring', 'referral']],
@@ -30,8 +31,25 @@ describe('the source of a visit', () => {
     ['?utm_source=fb&fbclid=xyz', '', ['fb', '', '', 'paid']],
     ['?msclkid=1&utm_source=bing', '', ['bing', '', '', 'paid']],
     ['?wbraid=1', '', ['direct', '', '', 'paid']],
-  ])('%s from %s', (query, referrer, [source, medium, campaign, channel]) => {
-    expect(visitSourceOf(at(query), referrer, OURS)).toEqual({ source, medium, campaign, channel });
+    [
+      '?utm_source=ig&utm_campaign=spring&utm_content=Story%20B&utm_term=calm%0Amind',
+      '',
+      ['ig', '', 'spring', 'referral', 'story b', 'calm mind'],
+    ],
+    [
+      `#/?utm_source=google&utm_medium=cpc&utm_term=${'k'.repeat(150)}`,
+      '',
+      ['google', 'cpc', '', 'referral', '', 'k'.repeat(SOURCE_VALUE_MAX)],
+    ],
+    // Content and term belong to a tagged source: alone, or with a referrer only, they are not read.
+    ['?utm_content=b&utm_term=calm', 'https://www.google.com/', ['google.com', '', '', 'referral']],
+  ])('%s from %s', (query, referrer, [source, medium, campaign, channel, content, term]) => {
+    // Content and term the link did not have are left out (never sent empty).
+    expect(visitSourceOf(at(query), referrer, OURS)).toStrictEqual({
+      ...{ source, medium, campaign, channel },
+      ...(content && { content }),
+      ...(term && { term }),
+    });
   });
 
   it.each([

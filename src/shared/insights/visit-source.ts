@@ -7,7 +7,7 @@
 export const channels = ['direct', 'search', 'social', 'email', 'paid', 'referral'] as const;
 export type Channel = (typeof channels)[number];
 
-/** The longest source, medium or campaign kept; longer values are cut by the collector. */
+/** The longest source, medium, campaign, content or term kept; longer ones are cut by the collector. */
 export const SOURCE_VALUE_MAX = 100;
 
 /** What a visit without utm tags, ref and referrer is counted as. */
@@ -18,6 +18,9 @@ export type VisitSource = {
   medium: string;
   campaign: string;
   channel: Channel;
+  /** utm_content (the link's variant) and utm_term (its keyword), when the link had them. */
+  content?: string;
+  term?: string;
 };
 
 /** Hosts that send visitors back from the checkout (Stripe's): never a source. */
@@ -59,6 +62,8 @@ export function visitSourceOf(
   let source = read('utm_source') || read('ref') || read('source');
   const medium = source && read('utm_medium');
   const campaign = source && read('utm_campaign');
+  const content = source && read('utm_content');
+  const term = source && read('utm_term');
   if (!source) {
     try {
       const url = new URL(referrer);
@@ -71,5 +76,12 @@ export function visitSourceOf(
   }
   const paid = CLICK_ID.test(query);
   if (!source && !paid) return undefined;
-  return { source: source || DIRECT, medium, campaign, channel: paid ? 'paid' : 'referral' };
+  return {
+    source: source || DIRECT,
+    medium,
+    campaign,
+    channel: paid ? 'paid' : 'referral',
+    ...(content && { content }),
+    ...(term && { term }),
+  };
 }

@@ -94,6 +94,21 @@ export type AdminOrder = {
   activeLinks: number;
   /** When the owner closed the order's downloads (Revoke); null while they are open. */
   linksRevokedAt: string | null;
+  /**
+   * Where the buyer came from (DESIGN.md "Sources and campaigns"), as the verified webhook
+   * stored it; null when the payment named no source (counted as direct).
+   */
+  source: OrderSource | null;
+};
+
+export type OrderSource = {
+  source: string;
+  medium: string;
+  campaign: string;
+  channel: string;
+  /** utm_content and utm_term of the link: '' when it had none. */
+  content: string;
+  term: string;
 };
 
 export type OrderPage = {

@@ -47,14 +47,7 @@ export const columnLabels: Record<SortColumn, string> = {
   conversion: 'Conversion',
 };
 
-export const channelLabels: Record<Channel, string> = {
-  direct: 'Direct',
-  search: 'Search',
-  social: 'Social',
-  email: 'Email',
-  paid: 'Paid',
-  referral: 'Referral',
-};
+export { channelLabels } from '../../lib/channel-labels';
 
 /** A group's name as the panel shows it: the source, or source / medium / campaign. */
 export function groupName(group: SourceGroup, kind: GroupKind): string {

@@ -33,6 +33,7 @@ const order = (id: number, values: Partial<AdminOrder> = {}): AdminOrder => ({
   downloads: 2,
   activeLinks: 1,
   linksRevokedAt: null,
+  source: null,
   ...values,
 });
 
@@ -105,12 +106,13 @@ describe('orders panel', () => {
       within(row)
         .getAllByRole('cell')
         .map((c) => c.textContent);
-    expect(cells(rows[0]!).slice(0, 6)).toEqual([
+    expect(cells(rows[0]!).slice(0, 7)).toEqual([
       '#3Review',
       formatAmount(100, 'eur'),
       'Buyer 3buyer3@example.com',
       '2',
       '0',
+      'Direct',
       '—',
     ]);
     expect(cells(rows[1]!)[0]).toBe('#2RefundedRefunded on request');
@@ -118,7 +120,7 @@ describe('orders panel', () => {
     expect(formatAmount(2700, 'usd')).toMatch(/27\.00/);
     expect(formatAmount(100, 'eur')).toMatch(/1[.,]00/);
     expect(formatAmount(500, 'jpy')).toMatch(/500/);
-    expect(cells(rows[2]!)[5]).toBe(formatDate('2026-11-24T10:00:00.000Z', 'short'));
+    expect(cells(rows[2]!)[6]).toBe(formatDate('2026-11-24T10:00:00.000Z', 'short'));
     expect(formatDate('2026-11-24T10:00:00.000Z', 'short')).toMatch(/2026/);
     // Resend only for a paid order (Send for one held for review), revoke only where a link
     // still works.
@@ -133,6 +135,28 @@ describe('orders panel', () => {
     ).toBeDefined();
     expect(screen.getByText('Page 1 of 1 (3 orders)')).toBeDefined();
     expect(calls).toEqual(['GET /api/admin/orders?page=0']);
+  });
+
+  it('shows where each buyer came from: source, channel and the tags the link had', async () => {
+    fakeOrders([
+      order(2, {
+        source: {
+          ...{ source: 'ig', medium: 'social', campaign: 'spring', channel: 'social' },
+          ...{ content: 'story b', term: '' },
+        },
+      }),
+      order(1),
+    ]);
+    render(<OrdersPanel />);
+    await screen.findByRole('table');
+    expect(screen.getByRole('columnheader', { name: 'Source' })).toBeDefined();
+    const sourceCell = (row: HTMLElement) => within(row).getAllByRole('cell')[5]!;
+    const [tagged, direct] = bodyRows();
+    expect(sourceCell(tagged!).textContent).toBe(
+      'igSocialMedium:socialCampaign:springContent:story b',
+    );
+    expect(within(sourceCell(tagged!)).getByText('spring').tagName).toBe('DD');
+    expect(sourceCell(direct!).textContent).toBe('Direct');
   });
 
   it('filters by status and searches by name or email', async () => {

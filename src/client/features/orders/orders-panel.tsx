@@ -1,6 +1,8 @@
 import { Ban, NotebookPen, RotateCw, Send } from 'lucide-react';
 import { Fragment, useId, useState } from 'react';
 import { orderStatuses, type AdminOrder } from '../../../shared/orders/order-api';
+import { channels, type Channel } from '../../../shared/insights/visit-source';
+import { channelLabels } from '../../lib/channel-labels';
 import { adminInput, adminSecondaryButton } from '../../components/admin-styles';
 import { SearchField } from '../../components/search-field';
 import { Pager } from '../../components/pager';
@@ -24,6 +26,40 @@ const canRevoke = (order: AdminOrder) =>
   order.linksRevokedAt === null && (order.status === 'paid' || order.activeLinks > 0);
 
 type Notice = { kind: 'ok' | 'error'; text: string };
+
+const channelLabel = (channel: string) =>
+  (channels as readonly string[]).includes(channel) ? channelLabels[channel as Channel] : channel;
+
+/**
+ * Where the buyer came from (DESIGN.md "Sources and campaigns"): the source and its channel,
+ * then medium, campaign, content and term when the link had them; Direct without a source.
+ */
+export function OrderSourceCell({ order }: { order: AdminOrder }) {
+  const from = order.source;
+  if (!from) return <span className="text-ink-muted">Direct</span>;
+  const details = [
+    ['Medium', from.medium],
+    ['Campaign', from.campaign],
+    ['Content', from.content],
+    ['Term', from.term],
+  ].filter(([, value]) => value !== '');
+  return (
+    <div className="max-w-44">
+      <p className="font-medium break-words">{from.source}</p>
+      <p className="text-xs text-ink-muted">{channelLabel(from.channel)}</p>
+      {details.length > 0 ? (
+        <dl className="mt-1 text-xs text-ink-muted">
+          {details.map(([label, value]) => (
+            <div key={label} className="flex gap-1">
+              <dt>{label}:</dt>
+              <dd className="break-words text-ink">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
+    </div>
+  );
+}
 
 /** A held order's amount or currency differed from the price: sending it a link approves it. */
 export const approveConfirmation = (order: AdminOrder) =>
@@ -189,6 +225,9 @@ export function OrdersPanel() {
                     Active links
                   </th>
                   <th scope="col" className={headerCell}>
+                    Source
+                  </th>
+                  <th scope="col" className={headerCell}>
                     Paid at
                   </th>
                   <th scope="col" className={headerCell}>
@@ -225,12 +264,18 @@ export function OrdersPanel() {
                       </td>
                       <td className={`${cell} text-right tabular-nums`}>{order.downloads}</td>
                       <td className={`${cell} text-right tabular-nums`}>{order.activeLinks}</td>
-                      <td className={`${cell} whitespace-nowrap`}>
-                        {order.paidAt ? (
-                          <time dateTime={order.paidAt}>{formatDate(order.paidAt, 'short')}</time>
-                        ) : (
-                          '—'
-                        )}
+                      <td className={cell}>
+                        <OrderSourceCell order={order} />
+                      </td>
+                      <td className={cell}>
+                        {/* Date and time on two lines: the table fits a desktop screen. */}
+                        <div className="w-28">
+                          {order.paidAt ? (
+                            <time dateTime={order.paidAt}>{formatDate(order.paidAt, 'short')}</time>
+                          ) : (
+                            '—'
+                          )}
+                        </div>
                       </td>
                       <td className={cell}>
                         <div className="flex flex-col items-stretch gap-1.5">
@@ -273,7 +318,7 @@ export function OrdersPanel() {
                     </tr>
                     {editing === order.id ? (
                       <tr className="bg-sand-50/60">
-                        <td colSpan={7} className={cell}>
+                        <td colSpan={8} className={cell}>
                           <OrderNotes
                             order={order}
                             save={(notes) => saveNotes(order, notes)}
