@@ -29,10 +29,11 @@ const SIZES = {
 /** What a remote SMTP provider takes per message (as in the submit part). */
 const PROVIDER_DELAY_MS = 150;
 /**
- * SMTP connections of the plain loop: as many as the server's pooled transport opens
- * (src/server/mail/smtp-transport.ts), so both sides may carry as many messages at once.
+ * SMTP connections of the plain loop: as many as the list sender keeps sends in flight on the
+ * server's pooled transport (src/server/broadcasts/list-sender.ts: the transport's 10 parallel
+ * sends less the one left for order mail, codes and form notifications).
  */
-export const PLAIN_CONNECTIONS = 20;
+export const PLAIN_CONNECTIONS = 9;
 const ADMIN = 'owner@example.com';
 
 type Side = {
