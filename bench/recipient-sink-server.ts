@@ -5,16 +5,18 @@
  * accepted and the first and last acceptance time (ms since the epoch), and the last message of
  * the addresses it is asked to keep (a sign-in code). Prints its URL. Over IPC it takes
  * `{ delayMs }` (answer each message that late), `{ keep: address }`, `{ reset: true }` (forget
- * the counts) and `{ recipients: true }`, and answers every request with `{ total }` (messages
+ * the counts), `{ subjects: true }` (from now on also keep each message's Subject line per
+ * address) and `{ recipients: true }`, and answers every request with `{ total }` (messages
  * accepted since the last reset), plus `recipients` when asked, `kept` when `{ text: address }`.
  */
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 
-type Received = { count: number; firstAt: number; lastAt: number };
+type Received = { count: number; firstAt: number; lastAt: number; subjects?: string[] };
 
 let delayMs = 0;
 let total = 0;
+let keepSubjects = false;
 const received = new Map<string, Received>();
 const keep = new Set<string>();
 const kept = new Map<string, string>();
@@ -25,19 +27,26 @@ const server = new SMTPServer({
   logger: false,
   onData(stream, session, callback) {
     const addresses = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
-    const chunks: Buffer[] | undefined = addresses.some((a) => keep.has(a)) ? [] : undefined;
+    const chunks: Buffer[] | undefined =
+      keepSubjects || addresses.some((a) => keep.has(a)) ? [] : undefined;
     stream.on('data', (chunk: Buffer) => chunks?.push(chunk));
     stream.on('end', () => {
       const accept = () => {
         const now = Date.now();
+        const raw = chunks && Buffer.concat(chunks).toString('utf8');
+        // The plain ASCII subjects the harness sends: the header's first line is enough.
+        const subject = keepSubjects ? (/^Subject: ?(.*)$/im.exec(raw ?? '')?.[1] ?? '') : '';
         for (const address of addresses) {
-          const seen = received.get(address);
+          let seen = received.get(address);
           if (seen) {
             seen.count += 1;
             seen.lastAt = now;
-          } else received.set(address, { count: 1, firstAt: now, lastAt: now });
-          if (chunks && keep.has(address))
-            kept.set(address, Buffer.concat(chunks).toString('utf8'));
+          } else {
+            seen = { count: 1, firstAt: now, lastAt: now };
+            received.set(address, seen);
+          }
+          if (keepSubjects) (seen.subjects ??= []).push(subject.trim());
+          if (raw && keep.has(address)) kept.set(address, raw);
         }
         total += 1;
         callback();
@@ -60,8 +69,10 @@ process.on(
     reset?: true;
     recipients?: true;
     text?: string;
+    subjects?: boolean;
   }) => {
     if (request.delayMs !== undefined) delayMs = request.delayMs;
+    if (request.subjects !== undefined) keepSubjects = request.subjects;
     if (request.keep) keep.add(request.keep.toLowerCase());
     if (request.reset) {
       received.clear();

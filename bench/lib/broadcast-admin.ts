@@ -4,13 +4,21 @@ import {
   type AdminBroadcast,
   type BroadcastDraft,
   type EmailPreview,
+  ADMIN_SEQUENCE_PATH,
+  type AdminSequence,
+  type SequenceDraft,
 } from '../../src/shared/broadcasts/broadcasts-api';
 import { editDraft, publishDraft, type StoreAdmin } from './store-admin';
 
 /** A request as the admin's Broadcasts page sends it; throws unless 2xx. */
-async function adminJson<T>(admin: StoreAdmin, route: string, body?: unknown): Promise<T> {
+async function adminJson<T>(
+  admin: StoreAdmin,
+  route: string,
+  body?: unknown,
+  method = body === undefined ? 'GET' : 'POST',
+): Promise<T> {
   const response = await fetch(`${admin.url}${route}`, {
-    method: body === undefined ? 'GET' : 'POST',
+    method,
     headers: {
       cookie: admin.cookie,
       ...(body !== undefined && { origin: admin.url, 'content-type': 'application/json' }),
@@ -19,9 +27,7 @@ async function adminJson<T>(admin: StoreAdmin, route: string, body?: unknown): P
   });
   const text = await response.text();
   if (!response.ok) {
-    throw new Error(
-      `${body === undefined ? 'GET' : 'POST'} ${route} answered ${response.status}: ${text}`,
-    );
+    throw new Error(`${method} ${route} answered ${response.status}: ${text}`);
   }
   return (text ? JSON.parse(text) : undefined) as T;
 }
@@ -61,3 +67,6 @@ export const getBroadcast = (admin: StoreAdmin, id: number) =>
 
 export const previewBroadcast = (admin: StoreAdmin, draft: BroadcastDraft) =>
   adminJson<EmailPreview>(admin, `${ADMIN_BROADCASTS_PATH}/preview`, draft);
+
+export const saveSequence = (admin: StoreAdmin, draft: SequenceDraft) =>
+  adminJson<AdminSequence>(admin, ADMIN_SEQUENCE_PATH, draft, 'PUT');

@@ -32,6 +32,13 @@ describe('the recipient-counting mail server', () => {
       await send('three@example.com');
       expect(performance.now() - started).toBeGreaterThanOrEqual(190);
 
+      await sink.keepSubjects();
+      await send('two@example.com');
+      expect((await sink.recipients()).get('two@example.com')).toMatchObject({
+        count: 2,
+        subjects: ['Hi'],
+      });
+
       await sink.reset();
       expect(await sink.total()).toBe(0);
       expect((await sink.recipients()).size).toBe(0);

@@ -5,7 +5,13 @@ import { forkSink } from '../../tests/support/sink-process';
 import { authApi } from '../../src/shared/auth';
 import { postJson } from './sign-in';
 
-export type Received = { count: number; firstAt: number; lastAt: number };
+export type Received = {
+  count: number;
+  firstAt: number;
+  lastAt: number;
+  /** Each message's subject, once keepSubjects() was called. */
+  subjects?: string[];
+};
 
 type Answer = { total: number; recipients?: [string, Received][]; kept?: string | null };
 
@@ -18,6 +24,8 @@ export type RecipientSink = {
   /** What each address received since the start or the last reset. */
   recipients(): Promise<Map<string, Received>>;
   reset(): Promise<void>;
+  /** From now on keeps every message's subject per address (costs a copy of each message). */
+  keepSubjects(): Promise<void>;
   /** Signs in to a running server with the code mailed here; returns the session cookie. */
   signIn(url: string, email: string): Promise<string>;
   close(): Promise<void>;
@@ -33,6 +41,7 @@ export async function startRecipientSink(root: string): Promise<RecipientSink> {
     total,
     recipients: async () => new Map((await sink.ask({ recipients: true })).recipients),
     reset: async () => void (await sink.ask({ reset: true })),
+    keepSubjects: async () => void (await sink.ask({ subjects: true })),
     async signIn(url, email) {
       await sink.ask({ keep: email });
       const before = (await sink.ask({ text: email })).kept;

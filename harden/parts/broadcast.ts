@@ -12,6 +12,7 @@ import { createScratchDatabase } from '../../bench/lib/postgres';
 import { startRecipientSink, type RecipientSink } from '../../bench/lib/recipient-sink';
 import type { StoreAdmin } from '../../bench/lib/store-admin';
 import { freePort } from '../../tests/support/free-port';
+import { TEST_WEBHOOK_SECRET } from '../../tests/support/stripe-events';
 import { instance, type Instance } from '../lib/instance';
 import type { HardenCheck, HardenContext, HardenPart } from '../part';
 
@@ -72,6 +73,7 @@ export const broadcast: HardenPart = async (context) => {
       PUBLIC_URL: publicUrl,
       AUTH_SECRET: 'harden-secret-harden-secret-harden-secret',
       ADMIN_EMAILS: ADMIN,
+      STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
       MAIL_RATE_PER_SECOND: String(plan.ratePerSecond),
       MAIL_TIMEOUT_MS: '5000',
       // No balancer in front: nothing to wait for before the drain.
@@ -84,9 +86,12 @@ export const broadcast: HardenPart = async (context) => {
     await instances[0]!.start();
     const admin: StoreAdmin = { url: publicUrl, cookie: await sink.signIn(publicUrl, ADMIN) };
     await setSender(admin);
+    // Confirmed a month ago: the follow-up sequence switched on later in the part does not
+    // reach them (a step whose day passed long before it was added is not sent).
     await pool.query(
       `insert into list_subscribers (email, name, status, source, confirmed_at)
-       select 'reader' || g || '@harden.test', 'Reader ' || g, 'confirmed', 'import', now()
+       select 'reader' || g || '@harden.test', 'Reader ' || g, 'confirmed', 'import',
+         now() - interval '30 days'
        from generate_series(1, $1::int) as g`,
       [plan.subscribers],
     );
