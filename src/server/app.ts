@@ -12,6 +12,8 @@ import { tableRoutes } from './admin/tables/table-routes';
 import { authPlugin } from './auth/auth-plugin';
 import { authRoutes } from './auth/auth-routes';
 import { backupRoutes } from './backup/backup-routes';
+import { broadcastRoutes } from './broadcasts/broadcast-routes';
+import { listSenderPlugin } from './broadcasts/list-sender-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { formRoutes } from './forms/form-routes';
@@ -82,6 +84,7 @@ const adminRoutes = [
   storePreviewRoute,
   storeFileRoutes,
   listAdminRoutes,
+  broadcastRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
@@ -123,6 +126,7 @@ export const app = fp<AppOptions>(
     await instance.register(mailQueuePlugin, {
       onPermanentFailure: (delivery) => markListBounced(instance.database.db, delivery),
     });
+    await instance.register(listSenderPlugin);
     await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);
     await instance.register(pagesPlugin, { clientDir });

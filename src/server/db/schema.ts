@@ -6,6 +6,7 @@ import type {
   ListStatus,
   UnsubscribeScope,
 } from '../../shared/list/list-api';
+import type { BroadcastStatus } from '../../shared/broadcasts/broadcasts-api';
 import type { OrderStatus } from '../../shared/orders/order-api';
 import type { ImageFormat, StoreFileKind } from '../../shared/store/files-api';
 import type { TableName } from '../../shared/tables';
@@ -232,6 +233,46 @@ export type ListToken = {
 /** An erased address's hash, kept so an import does not add it back. */
 export type ListSuppression = { email_hash: string; created_at: CreatedAt };
 
+/** DESIGN.md "The mailing list": a broadcast, or a step of the follow-up sequence. */
+export type Broadcast = {
+  id: Generated<number>;
+  kind: ColumnType<BroadcastKind, BroadcastKind | undefined, BroadcastKind>;
+  slug: string;
+  subject: string;
+  preheader: Generated<string>;
+  html: string;
+  exclude_buyers: Generated<boolean>;
+  status: ColumnType<BroadcastStatus, BroadcastStatus | undefined, BroadcastStatus>;
+  scheduled_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  audience_after: Generated<number>;
+  audience_done_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+};
+
+export type BroadcastKind = 'broadcast' | 'sequence';
+export type RecipientStatus = 'pending' | 'sent' | 'failed' | 'bounced' | 'skipped';
+
+/** One message of a broadcast or sequence step to one subscriber. */
+export type BroadcastRecipient = {
+  id: Generated<number>;
+  broadcast_id: number;
+  subscriber_id: number;
+  status: ColumnType<RecipientStatus, RecipientStatus | undefined, RecipientStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+  created_at: CreatedAt;
+};
+
+/** List mail's rate windows, shared by every instance. */
+export type MailRateWindow = { scope: 'second' | 'hour'; window_start: Date; used: number };
+
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
   contact_us_submissions: FormSubmission;
@@ -259,4 +300,7 @@ export type Database = CoversEveryTable<{
   list_consent_events: ListConsentEvent;
   list_tokens: ListToken;
   list_suppressions: ListSuppression;
+  broadcasts: Broadcast;
+  broadcast_recipients: BroadcastRecipient;
+  mail_rate_windows: MailRateWindow;
 }>;
