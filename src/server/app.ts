@@ -42,6 +42,7 @@ import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
 import { periodicTasks } from './periodic-tasks';
 import { periodicPlugin } from './periodic/periodic-plugin';
+import { sequenceRoutes } from './sequence/sequence-routes';
 import { storePlugin } from './store/store-plugin';
 import { fileRoutes } from './store/files/file-routes';
 import { storeFileRoutes } from './store/files/upload-route';
@@ -85,6 +86,7 @@ const adminRoutes = [
   storeFileRoutes,
   listAdminRoutes,
   broadcastRoutes,
+  sequenceRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';

@@ -4,7 +4,6 @@ import {
   ADMIN_BROADCASTS_PATH,
   broadcastDraftSchema,
   broadcastSendSchema,
-  SENDER_MISSING_MESSAGE,
   type AdminBroadcast,
   type BroadcastStatus,
   type EmailPreview,
@@ -15,16 +14,10 @@ import type { Broadcast, Database } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { idParam, parsedOr400 } from '../http/input';
 import { newToken } from '../http/tokens';
-import { broadcastEmail, senderComplete, type Sender } from './broadcast-email';
+import { previewEmail, requireSender as requireSenderOf, sendTestEmail } from './admin-emails';
 import { sendResults, type ResultsWithRate } from './send-results';
 
 const PREFIX = ADMIN_BROADCASTS_PATH.replace('/api/admin', '');
-
-/** What a preview shows where the sender's footer is not filled in yet. */
-const PLACEHOLDER_SENDER: Sender = {
-  name: 'Your name',
-  postalAddress: 'Your postal address',
-};
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
@@ -96,11 +89,7 @@ function parsedDraft(body: unknown) {
 export const broadcastRoutes: FastifyPluginAsync = async (scope) => {
   const { db } = scope.database;
 
-  function requireSender(): Sender {
-    const { sender } = scope.store.published().content;
-    if (!senderComplete(sender)) throw new HttpError(409, SENDER_MISSING_MESSAGE);
-    return sender;
-  }
+  const requireSender = () => requireSenderOf(scope.store.published().content.sender);
 
   /**
    * Moves a broadcast from one of `from` to `to` (with more columns), audited; 409 when it is
@@ -131,6 +120,13 @@ export const broadcastRoutes: FastifyPluginAsync = async (scope) => {
                 .set({ status: 'skipped', locked_until: null })
                 .where('broadcast_id', '=', id)
                 .where('status', '=', 'pending')
+                // Sends in flight are recorded as they end.
+                .where((where) =>
+                  where.or([
+                    where('locked_until', 'is', null),
+                    where('locked_until', '<=', new Date()),
+                  ]),
+                )
                 .execute();
             }
             return row ?? null;
@@ -198,34 +194,14 @@ export const broadcastRoutes: FastifyPluginAsync = async (scope) => {
 
   scope.post(`${PREFIX}/test`, async (request): Promise<{ sentTo: string }> => {
     const draft = parsedDraft(request.body);
-    const sender = requireSender();
-    const to = request.admin!.email;
-    const email = broadcastEmail(
-      scope.config,
-      { ...draft, subject: `[Test] ${draft.subject}`, slug: 'test' },
-      sender,
-      { email: to, name: '' },
-      // A link that unsubscribes no one: the admin is not the list.
-      newToken(),
-    );
-    const result = await scope.mailer.send(email);
-    if (result.status !== 'sent') {
-      throw new HttpError(502, `The test email could not be sent: ${result.error}`);
-    }
-    return { sentTo: to };
+    const { sender } = scope.store.published().content;
+    return sendTestEmail(scope, sender, { ...draft, slug: 'test' }, request.admin!.email);
   });
 
   scope.post(`${PREFIX}/preview`, async (request): Promise<EmailPreview> => {
     const draft = parsedDraft(request.body);
     const { sender } = scope.store.published().content;
-    const email = broadcastEmail(
-      scope.config,
-      { ...draft, slug: 'preview' },
-      senderComplete(sender) ? sender : PLACEHOLDER_SENDER,
-      { email: 'alex@example.com', name: 'Alex' },
-      'preview',
-    );
-    return { subject: email.subject, html: email.html, text: email.text };
+    return previewEmail(scope.config, sender, { ...draft, slug: 'preview' });
   });
 
   scope.get(`${PREFIX}/:id`, async (request) => {

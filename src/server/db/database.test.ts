@@ -44,7 +44,8 @@ const expectedColumns: Record<
   | 'list_suppressions'
   | 'broadcasts'
   | 'broadcast_recipients'
-  | 'mail_rate_windows',
+  | 'mail_rate_windows'
+  | 'list_sequence',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -193,6 +194,8 @@ const expectedColumns: Record<
     'unsubscribed_at',
     'updated_at',
     'unsubscribed_scope',
+    'sequence_ended_at',
+    'sequence_end_reason',
   ],
   list_consent_events: ['id', 'subscriber_id', 'kind', 'wording_version', 'source', 'created_at'],
   list_tokens: ['token_hash', 'subscriber_id', 'purpose', 'created_at'],
@@ -215,6 +218,8 @@ const expectedColumns: Record<
     'created_by',
     'created_at',
     'updated_at',
+    'position',
+    'delay_days',
   ],
   broadcast_recipients: [
     'id',
@@ -229,6 +234,8 @@ const expectedColumns: Record<
     'created_at',
   ],
   mail_rate_windows: ['scope', 'window_start', 'used'],
+  // The follow-up sequence's switch (its steps are broadcasts of kind 'sequence').
+  list_sequence: ['id', 'active', 'active_since', 'updated_at'],
 };
 
 describeEachDatabase('database', (use) => {

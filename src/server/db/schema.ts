@@ -211,6 +211,29 @@ export type ListSubscriber = {
     UnsubscribeScope | null
   >;
   updated_at: Timestamp;
+  /** Its follow-up sequence ended (migration 0017): at a verified paid order or an unsubscribe. */
+  sequence_ended_at: NullableTimestamp;
+  sequence_end_reason: ColumnType<
+    SequenceEndReason | null,
+    SequenceEndReason | null | undefined,
+    SequenceEndReason | null
+  >;
+};
+
+export type SequenceEndReason = 'purchase' | 'unsubscribed';
+
+/** The follow-up sequence's one row: its switch. */
+export type ListSequence = {
+  id: Generated<boolean>;
+  active: Generated<boolean>;
+  active_since: NullableTimestamp;
+  updated_at: Timestamp;
+};
+
+/** A sequence step's columns of `broadcasts` (migration 0017); null on a broadcast. */
+export type SequenceStepColumns = {
+  position: number | null;
+  delay_days: number | null;
 };
 
 /** Append-only proof of consent. */
@@ -300,7 +323,8 @@ export type Database = CoversEveryTable<{
   list_consent_events: ListConsentEvent;
   list_tokens: ListToken;
   list_suppressions: ListSuppression;
-  broadcasts: Broadcast;
+  broadcasts: Broadcast & SequenceStepColumns;
   broadcast_recipients: BroadcastRecipient;
   mail_rate_windows: MailRateWindow;
+  list_sequence: ListSequence;
 }>;
