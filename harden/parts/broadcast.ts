@@ -15,6 +15,7 @@ import { freePort } from '../../tests/support/free-port';
 import { TEST_WEBHOOK_SECRET } from '../../tests/support/stripe-events';
 import { instance, type Instance } from '../lib/instance';
 import type { HardenCheck, HardenContext, HardenPart } from '../part';
+import { sequenceStopsAtPurchase } from './broadcast-sequence';
 
 const INSTANCES = 3;
 const ADMIN = 'owner@example.com';
@@ -48,6 +49,7 @@ type Rig = {
  * start) while it sends, and one during which some subscribers not yet reached unsubscribe by
  * the one-click link. Every recipient gets it exactly once, except at most the rows the killed
  * instance had claimed at the kill; after a SIGTERM nothing twice; the unsubscribed nothing.
+ * Then the follow-up sequence stopping at a purchase between two steps (broadcast-sequence.ts).
  */
 export const broadcast: HardenPart = async (context) => {
   if (!context.postgresAdminUrl) {
@@ -98,7 +100,8 @@ export const broadcast: HardenPart = async (context) => {
     await sink.delayEach(plan.delayMs);
     const rig: Rig = { context, plan, pool, sink, instances, admin };
     const checks: HardenCheck[] = [];
-    for (const scenario of [killTwice, rollingRestart, unsubscribeWhileSending]) {
+    const sequence = (one: Rig) => sequenceStopsAtPurchase({ ...one, limitS: one.plan.limitS });
+    for (const scenario of [killTwice, rollingRestart, unsubscribeWhileSending, sequence]) {
       try {
         checks.push(await scenario(rig));
       } catch (error) {
