@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|insights|balancer|store|list]
+ * npm run bench [-- --only page|memory|start|submit|orders|admin|admin-search|backup|events|insights|balancer|store|list|broadcast]
  *   [--out FILE] [--runs N] [--reference] [--quick]
  *
  * Starts the built app on free ports with fresh data, measures, prints a table and writes
@@ -22,6 +22,7 @@ import { benchAdmin } from './parts/admin';
 import { benchAdminSearch } from './parts/admin-search';
 import { benchBackup } from './parts/backup';
 import { benchBalancer } from './parts/balancer';
+import { benchBroadcast } from './parts/broadcast';
 import { benchEvents } from './parts/events';
 import { benchInsights } from './parts/insights';
 import { benchList } from './parts/list';
@@ -48,6 +49,7 @@ const PARTS = [
   'balancer',
   'store',
   'list',
+  'broadcast',
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -219,6 +221,9 @@ try {
   );
   await part('list', () =>
     sides('list', ({ dataDir, postgres }) => benchList(root, dataDir, postgres)),
+  );
+  await part('broadcast', () =>
+    sides('broadcast', ({ dataDir, postgres }) => benchBroadcast(root, dataDir, postgres)),
   );
 } finally {
   await rm(scratchDir, { recursive: true, force: true });

@@ -1,9 +1,10 @@
 /**
- * npm run harden [-- --only fuzz|faults|crash|soak|rolling] [--quick] [--out FILE]
+ * npm run harden [-- --only fuzz|faults|crash|soak|rolling|broadcast] [--quick] [--out FILE]
  *
  * Attacks and breaks the built app (fuzzed inputs, mail and database faults, a killed
  * process under load, a sustained mixed load, rolling restarts of three instances behind
- * HAProxy and behind nginx), prints a summary table, writes JSON, and
+ * HAProxy and behind nginx, broadcasts through kill -9, restarts and unsubscribes), prints a
+ * summary table, writes JSON, and
  * exits 1 when any check failed.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -21,6 +22,7 @@ const PARTS: Record<string, () => Promise<HardenPart>> = {
   crash: async () => (await import('./parts/crash')).crash,
   soak: async () => (await import('./parts/soak')).soak,
   rolling: async () => (await import('./parts/rolling')).rolling,
+  broadcast: async () => (await import('./parts/broadcast')).broadcast,
 };
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -269,7 +269,44 @@ export function resultSections(results: AnyRecord): { part: string; text: string
   if (results.balancer) add('balancer', balancerTable(results.balancer));
   if (results.store) add('store', storeTable(results.store));
   if (results.list) add('list', listTable(results.list));
+  if (results.broadcast) add('broadcast', broadcastTable(results.broadcast));
   return sections;
+}
+
+/** A broadcast through the server beside the plain nodemailer loop, each against its goal. */
+function broadcastTable(broadcast: AnyRecord): string {
+  const rows: Row[] = [];
+  for (const [db, r] of Object.entries(broadcast)) {
+    const i = r.instant;
+    const slow = r.smtp_150ms;
+    rows.push(
+      [
+        db,
+        `${r.subscribers} recipients, mail server answering at once (msgs/s over ${i.broadcast.seconds} s; ${r.connections} connections)`,
+        `${r.messages_per_second} = ${r.ratio_to_plain}× plain ${r.plain_messages_per_second} (first message after ${r.first_message_s} s)`,
+        '≥ 0.8× plain',
+      ],
+      [
+        db,
+        `mail server answering 150 ms late (msgs/s over ${slow.window_s} s)`,
+        `${slow.messages_per_second} = ${slow.ratio_to_plain}× plain ${slow.plain_messages_per_second}`,
+        '≥ 0.8× plain',
+      ],
+      [
+        db,
+        'server RSS growth while it sends',
+        `+${r.rss_growth_mb} MB (from ${r.rss_before_mb} MB)`,
+        '≤ 64 MB',
+      ],
+      [
+        db,
+        'GET / p99 while it sends',
+        `${r.page_during_p99_ms} ms = ${r.page_p99_ratio}× idle ${r.page_idle_p99_ms} ms`,
+        '≤ 1.5× idle',
+      ],
+    );
+  }
+  return table('Broadcasts', ['db', 'measure', 'result', 'goal'], rows);
 }
 
 /** The mailing list's links, import and search, each against its goal. */

@@ -93,7 +93,7 @@ export async function benchList(
 }
 
 /** GETs of PAGE one after another, at least `least` and until `until()`: their p99 in ms. */
-async function pageP99(url: string, until: () => boolean, least: number): Promise<number> {
+export async function pageP99(url: string, until: () => boolean, least: number): Promise<number> {
   const times: number[] = [];
   while (times.length < least || !until()) {
     const started = performance.now();
