@@ -12,6 +12,8 @@ import { tableRoutes } from './admin/tables/table-routes';
 import { authPlugin } from './auth/auth-plugin';
 import { authRoutes } from './auth/auth-routes';
 import { backupRoutes } from './backup/backup-routes';
+import { broadcastRoutes } from './broadcasts/broadcast-routes';
+import { listSenderPlugin } from './broadcasts/list-sender-plugin';
 import type { Config } from './config/load-config';
 import type { AppDatabase } from './db/database';
 import { formRoutes } from './forms/form-routes';
@@ -40,6 +42,7 @@ import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
 import { periodicTasks } from './periodic-tasks';
 import { periodicPlugin } from './periodic/periodic-plugin';
+import { sequenceRoutes } from './sequence/sequence-routes';
 import { storePlugin } from './store/store-plugin';
 import { fileRoutes } from './store/files/file-routes';
 import { storeFileRoutes } from './store/files/upload-route';
@@ -82,6 +85,8 @@ const adminRoutes = [
   storePreviewRoute,
   storeFileRoutes,
   listAdminRoutes,
+  broadcastRoutes,
+  sequenceRoutes,
 ];
 
 const SAMPLE_BUNDLE = 'downloads/soul-reset-bundle-sample.pdf';
@@ -123,6 +128,7 @@ export const app = fp<AppOptions>(
     await instance.register(mailQueuePlugin, {
       onPermanentFailure: (delivery) => markListBounced(instance.database.db, delivery),
     });
+    await instance.register(listSenderPlugin);
     await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);
     await instance.register(pagesPlugin, { clientDir });

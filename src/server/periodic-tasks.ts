@@ -1,6 +1,7 @@
 import { insightsRollup } from './insights/insights-rollup';
 import { housekeeping } from './periodic/housekeeping';
 import type { PeriodicTask } from './periodic/periodic-work';
+import { sequenceSteps } from './sequence/sequence-enqueue';
 import { unusedFilesCleanup } from './store/files/unused-files';
 
 /**
@@ -8,4 +9,9 @@ import { unusedFilesCleanup } from './store/files/unused-files';
  * lock-key order: a task keeps its place so that every instance locks it by one key, so a new
  * task goes at the end.
  */
-export const periodicTasks: PeriodicTask[] = [housekeeping, insightsRollup, unusedFilesCleanup];
+export const periodicTasks: PeriodicTask[] = [
+  housekeeping,
+  insightsRollup,
+  unusedFilesCleanup,
+  sequenceSteps,
+];

@@ -14,6 +14,8 @@ export type SmtpSink = {
   waitFor(match: (mail: SinkMail) => boolean, timeoutMs?: number): Promise<SinkMail>;
   /** From now on, refuse every message with a 550 (a permanent SMTP failure). */
   rejectAll(reject: boolean): void;
+  /** Refuses the next `count` messages with a 451 (a temporary SMTP failure), then accepts. */
+  refuseTemporarily(count: number): void;
   /** From now on, answer each message this many milliseconds late (a remote provider's pace). */
   delayEach(ms: number): void;
   /**
@@ -63,6 +65,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SinkMail[] = [];
   const waiters = new Set<() => void>();
   let rejecting = false;
+  let refusingTemporarily = 0;
   let delayMs = 0;
   let holding: { match: (mail: SinkMail) => boolean; held: (() => void)[] } | undefined;
   let stalling: StallPoint | undefined;
@@ -88,6 +91,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         }
         if (rejecting) {
           callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+          return;
+        }
+        if (refusingTemporarily > 0) {
+          refusingTemporarily -= 1;
+          callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
           return;
         }
         const envelopeTo = session.envelope.rcptTo.map((recipient) => recipient.address);
@@ -136,6 +144,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     },
     rejectAll(reject) {
       rejecting = reject;
+    },
+    refuseTemporarily(count) {
+      refusingTemporarily = count;
     },
     delayEach(ms) {
       delayMs = ms;

@@ -215,6 +215,14 @@ export const envSchema = z.object({
     'Seconds before each retry of an email that was not sent; after the last, it is marked failed (and can be resent from the admin).',
     z._default(optional(retryDelays), [30, 120, 600, 3600, 21600, 86400]),
   ),
+  MAIL_RATE_PER_SECOND: setting(
+    'List emails (broadcasts and the sequence) sent per second at most, by all instances together; order emails, sign-in codes and form notifications are not counted and go first.',
+    z._default(optional(wholeNumber(1, 100000, 'a whole number from 1 to 100000')), 14),
+  ),
+  MAIL_RATE_PER_HOUR: setting(
+    'List emails sent per hour at most, by all instances together (0: no hourly cap).',
+    z._default(optional(wholeNumber(0, 100000000, 'a whole number from 0 to 100000000')), 0),
+  ),
   MAIL_API_URL: setting(
     'An HTTP run API as the mail transport (POST {MAIL_API_URL}/v1/run with a bearer key); takes precedence over SMTP and needs the three settings below.',
     optional(httpUrl),

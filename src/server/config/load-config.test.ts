@@ -119,6 +119,22 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the list mail rate (default 14 a second, no hourly cap) and refuses bad values', () => {
+    expect(loadConfig({})).toMatchObject({ mailRatePerSecond: 14, mailRatePerHour: 0 });
+    expect(loadConfig({ MAIL_RATE_PER_SECOND: '50', MAIL_RATE_PER_HOUR: '20000' })).toMatchObject({
+      mailRatePerSecond: 50,
+      mailRatePerHour: 20_000,
+    });
+    for (const bad of ['0', '1.5', 'fast', '-3']) {
+      expect(configError({ MAIL_RATE_PER_SECOND: bad }), bad).toMatch(
+        /^Invalid configuration: MAIL_RATE_PER_SECOND must be a whole number from 1 to 100000/,
+      );
+    }
+    expect(configError({ MAIL_RATE_PER_HOUR: 'many' })).toMatch(
+      /^Invalid configuration: MAIL_RATE_PER_HOUR must be a whole number from 0 to 100000000/,
+    );
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '', TRUST_PROXY: '' })).toMatchObject({
       port: 3000,

@@ -47,6 +47,10 @@ export type Config = {
   mailTimeoutMs: number;
   /** Milliseconds before each retry of a failed email (MAIL_RETRY_DELAYS, given in seconds). */
   mailRetryDelaysMs: number[];
+  /** List emails a second at most, across every instance (MAIL_RATE_PER_SECOND). */
+  mailRatePerSecond: number;
+  /** List emails an hour at most, across every instance; 0 is no cap (MAIL_RATE_PER_HOUR). */
+  mailRatePerHour: number;
   /** The mail provider's webhook secret; unset means the webhook is not served. */
   mailWebhookSecret: string | undefined;
   checkoutUrl: string;
@@ -163,6 +167,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mail,
     mailTimeoutMs: env.MAIL_TIMEOUT_MS,
     mailRetryDelaysMs: env.MAIL_RETRY_DELAYS.map((seconds) => Math.round(seconds * 1000)),
+    mailRatePerSecond: env.MAIL_RATE_PER_SECOND,
+    mailRatePerHour: env.MAIL_RATE_PER_HOUR,
     mailWebhookSecret: env.MAIL_WEBHOOK_SECRET,
     checkoutUrl: env.CHECKOUT_URL,
     downloadUrl: env.DOWNLOAD_URL,

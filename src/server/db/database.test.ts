@@ -41,7 +41,11 @@ const expectedColumns: Record<
   | 'list_subscribers'
   | 'list_consent_events'
   | 'list_tokens'
-  | 'list_suppressions',
+  | 'list_suppressions'
+  | 'broadcasts'
+  | 'broadcast_recipients'
+  | 'mail_rate_windows'
+  | 'list_sequence',
   string[]
 > = {
   contact_us_submissions: formColumns,
@@ -190,10 +194,48 @@ const expectedColumns: Record<
     'unsubscribed_at',
     'updated_at',
     'unsubscribed_scope',
+    'sequence_ended_at',
+    'sequence_end_reason',
   ],
   list_consent_events: ['id', 'subscriber_id', 'kind', 'wording_version', 'source', 'created_at'],
   list_tokens: ['token_hash', 'subscriber_id', 'purpose', 'created_at'],
   list_suppressions: ['email_hash', 'created_at'],
+  // Broadcasts and sequence steps, one row per message to a subscriber, the shared list rate.
+  broadcasts: [
+    'id',
+    'kind',
+    'slug',
+    'subject',
+    'preheader',
+    'html',
+    'exclude_buyers',
+    'status',
+    'scheduled_at',
+    'started_at',
+    'audience_after',
+    'audience_done_at',
+    'finished_at',
+    'created_by',
+    'created_at',
+    'updated_at',
+    'position',
+    'delay_days',
+  ],
+  broadcast_recipients: [
+    'id',
+    'broadcast_id',
+    'subscriber_id',
+    'status',
+    'attempts',
+    'next_attempt_at',
+    'locked_until',
+    'last_error',
+    'sent_at',
+    'created_at',
+  ],
+  mail_rate_windows: ['scope', 'window_start', 'used'],
+  // The follow-up sequence's switch (its steps are broadcasts of kind 'sequence').
+  list_sequence: ['id', 'active', 'active_since', 'updated_at'],
 };
 
 describeEachDatabase('database', (use) => {

@@ -6,6 +6,7 @@ import type {
   ListStatus,
   UnsubscribeScope,
 } from '../../shared/list/list-api';
+import type { BroadcastStatus } from '../../shared/broadcasts/broadcasts-api';
 import type { OrderStatus } from '../../shared/orders/order-api';
 import type { ImageFormat, StoreFileKind } from '../../shared/store/files-api';
 import type { TableName } from '../../shared/tables';
@@ -210,6 +211,29 @@ export type ListSubscriber = {
     UnsubscribeScope | null
   >;
   updated_at: Timestamp;
+  /** Its follow-up sequence ended (migration 0017): at a verified paid order or an unsubscribe. */
+  sequence_ended_at: NullableTimestamp;
+  sequence_end_reason: ColumnType<
+    SequenceEndReason | null,
+    SequenceEndReason | null | undefined,
+    SequenceEndReason | null
+  >;
+};
+
+export type SequenceEndReason = 'purchase' | 'unsubscribed';
+
+/** The follow-up sequence's one row: its switch. */
+export type ListSequence = {
+  id: Generated<boolean>;
+  active: Generated<boolean>;
+  active_since: NullableTimestamp;
+  updated_at: Timestamp;
+};
+
+/** A sequence step's columns of `broadcasts` (migration 0017); null on a broadcast. */
+export type SequenceStepColumns = {
+  position: number | null;
+  delay_days: number | null;
 };
 
 /** Append-only proof of consent. */
@@ -231,6 +255,46 @@ export type ListToken = {
 
 /** An erased address's hash, kept so an import does not add it back. */
 export type ListSuppression = { email_hash: string; created_at: CreatedAt };
+
+/** DESIGN.md "The mailing list": a broadcast, or a step of the follow-up sequence. */
+export type Broadcast = {
+  id: Generated<number>;
+  kind: ColumnType<BroadcastKind, BroadcastKind | undefined, BroadcastKind>;
+  slug: string;
+  subject: string;
+  preheader: Generated<string>;
+  html: string;
+  exclude_buyers: Generated<boolean>;
+  status: ColumnType<BroadcastStatus, BroadcastStatus | undefined, BroadcastStatus>;
+  scheduled_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  audience_after: Generated<number>;
+  audience_done_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+};
+
+export type BroadcastKind = 'broadcast' | 'sequence';
+export type RecipientStatus = 'pending' | 'sent' | 'failed' | 'bounced' | 'skipped';
+
+/** One message of a broadcast or sequence step to one subscriber. */
+export type BroadcastRecipient = {
+  id: Generated<number>;
+  broadcast_id: number;
+  subscriber_id: number;
+  status: ColumnType<RecipientStatus, RecipientStatus | undefined, RecipientStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  sent_at: NullableTimestamp;
+  created_at: CreatedAt;
+};
+
+/** List mail's rate windows, shared by every instance. */
+export type MailRateWindow = { scope: 'second' | 'hour'; window_start: Date; used: number };
 
 export type Database = CoversEveryTable<{
   form_submissions: FormSubmission;
@@ -259,4 +323,8 @@ export type Database = CoversEveryTable<{
   list_consent_events: ListConsentEvent;
   list_tokens: ListToken;
   list_suppressions: ListSuppression;
+  broadcasts: Broadcast & SequenceStepColumns;
+  broadcast_recipients: BroadcastRecipient;
+  mail_rate_windows: MailRateWindow;
+  list_sequence: ListSequence;
 }>;

@@ -24,6 +24,7 @@ import { newToken, tokenHash } from '../http/tokens';
 import { deliveryRows } from '../mail/delivery-store';
 import { confirmationEmail } from './list-emails';
 import { suppressionHash } from './list-erase';
+import { endSequence } from '../sequence/sequence-end';
 import { LIST_SOURCE_TABLE } from './list-service';
 
 const PREFIX = ADMIN_SUBSCRIBERS_PATH.replace('/api/admin', '');
@@ -459,6 +460,7 @@ export const listAdminRoutes: FastifyPluginAsync = async (scope) => {
                 wording_version: null,
               })
               .execute();
+            await endSequence(trx, { subscriberId: id }, 'unsubscribed');
             await trx
               .deleteFrom('mail_deliveries')
               .where('source_table', '=', LIST_SOURCE_TABLE)

@@ -11,6 +11,7 @@ import type {
   ListStatus,
   UnsubscribeScope,
 } from '../../shared/list/list-api';
+import { endSequence, endSequenceOfBuyer } from '../sequence/sequence-end';
 import { confirmationEmail, welcomeEmail } from './list-emails';
 
 /** The table name list emails are queued under (mail_deliveries.source_table). */
@@ -126,6 +127,8 @@ export function createListService(deps: ListServiceDeps) {
       .execute();
     const kind = inactive.has(subscriber.status) ? 're-subscribed' : 'confirmed';
     await recordEvent(trx, subscriber.id, kind, source, version);
+    // Someone who already bought (a checkout's opt-in, an earlier order) gets no sequence.
+    await endSequenceOfBuyer(trx, subscriber.id);
     await trx
       .deleteFrom('list_tokens')
       .where('subscriber_id', '=', subscriber.id)
@@ -233,6 +236,7 @@ export function createListService(deps: ListServiceDeps) {
             .where('id', '=', subscriber.id)
             .execute();
           await recordEvent(trx, subscriber.id, 'unsubscribed', source, null);
+          await endSequence(trx, { subscriberId: subscriber.id }, 'unsubscribed');
         } else if (scope === 'everything' && subscriber.unsubscribed_scope !== 'everything') {
           // Already off the list (unsubscribed, bounced or complained): the wider choice counts.
           await trx

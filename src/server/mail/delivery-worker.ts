@@ -10,6 +10,7 @@ import {
   renewClaims,
   type ClaimedDelivery,
 } from './delivery-store';
+import { createBatchRecorder } from './batch-recorder';
 import { replyWaitFor, type Mailer } from './mailer';
 
 export type DeliveryWorkerOptions = {
@@ -65,39 +66,6 @@ export function pollFor(retryDelaysMs: number[]): number {
 }
 
 /**
- * Records the sends that succeed together: everything that finished while the last statement
- * ran goes into the next one, so a burst of emails costs a few statements, not one each.
- */
-function createSentRecorder(db: Kysely<Database>) {
-  let waiting: { delivery: ClaimedDelivery; done: (error?: unknown) => void }[] = [];
-  let writing = false;
-
-  async function flush() {
-    writing = true;
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      try {
-        await markSent(
-          db,
-          batch.map((entry) => entry.delivery),
-        );
-        for (const entry of batch) entry.done();
-      } catch (error) {
-        for (const entry of batch) entry.done(error);
-      }
-    }
-    writing = false;
-  }
-
-  return (delivery: ClaimedDelivery) =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ delivery, done: (error) => (error ? reject(error) : resolve()) });
-      if (!writing) void flush();
-    });
-}
-
-/**
  * The delivery worker every instance runs: claims due deliveries, sends each through the
  * pooled mailer, and records the outcome. It claims the next rows while sends are in flight,
  * so the pool never idles waiting for the database, and a slow or hung send holds up only its
@@ -111,7 +79,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   // claims are renewed while they are held, so no other instance claims them meanwhile.
   const maxHeld = concurrency * 2;
   const leaseMs = leaseFor(options.mailTimeoutMs);
-  const recordSent = createSentRecorder(db);
+  const recordSent = createBatchRecorder((batch: ClaimedDelivery[]) => markSent(db, batch));
   const waiting: ClaimedDelivery[] = [];
   const sending = new Map<Promise<void>, ClaimedDelivery>();
   /** Sends that handed the server the whole message and wait for its reply. */

@@ -12,6 +12,7 @@ import { audited } from '../admin/audit/audit-log';
 import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
 import { idParam, pageField, parsedOr400 } from '../http/input';
+import { endSequence } from '../sequence/sequence-end';
 import { revokeLinks } from './download-links';
 import { sendLink, type OrderRow } from './fulfilment';
 
@@ -177,6 +178,8 @@ export const adminOrderRoutes: FastifyPluginAsync = async (scope) => {
           .where('id', '=', id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        // The owner's check makes a held order a verified paid one: the buyer's sequence ends.
+        if (order.status === 'review') await endSequence(trx, { email: updated.email }, 'purchase');
         await sendLink(
           trx,
           { ...scope.config, store: scope.store },

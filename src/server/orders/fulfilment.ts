@@ -10,6 +10,7 @@ import type { StoreService } from '../store/store-plugin';
 import type { CheckoutSession } from './checkout-session';
 import { sourceOfReference } from '../../shared/insights/source-reference';
 import { channelOf } from '../insights/channel';
+import { endSequence } from '../sequence/sequence-end';
 import { createLink, downloadPath, linkRow, revokeLinks } from './download-links';
 import {
   disputedOrderEmail,
@@ -281,7 +282,12 @@ export async function applySession(
     return { order: await setStatus(db, order.id, closed, true), queued: false };
   }
   const problem = mismatch(order, { matches: price_matches, expected, named });
-  if (!problem) return { order: await fulfil(db, settings, order, now), queued: true };
+  if (!problem) {
+    const paid = await fulfil(db, settings, order, now);
+    // A buyer's follow-up sequence ends with the order, in its transaction.
+    await endSequence(db, { email: paid.email }, 'purchase');
+    return { order: paid, queued: true };
+  }
   const updated = await setStatus(db, order.id, 'review', true);
   await queueDelivery(
     db,

@@ -1,0 +1,420 @@
+import Fastify from 'fastify';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { eventually } from '../../../tests/support/eventually';
+import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
+import { testConfig } from '../../../tests/support/test-config';
+import { describeEachDatabase } from '../../../tests/support/test-database';
+import type { Config } from '../config/load-config';
+import type { Database } from '../db/schema';
+import { tokenHash } from '../http/tokens';
+import { createDeliveryWorker } from '../mail/delivery-worker';
+import { queueDelivery } from '../mail/delivery-store';
+import { createMailer, type Mailer } from '../mail/mailer';
+import { snapshotAudience } from './broadcast-lifecycle';
+import { createListSender, type ListSender } from './list-sender';
+
+const { log } = Fastify({ logger: { level: 'silent' } });
+const SENDER = { name: 'Maya Stone', postalAddress: '12 Garden Lane\nPortland, OR 97201' };
+
+describeEachDatabase('list sender', (use) => {
+  let sink: SmtpSink;
+  let running: { sender: ListSender; mailer: Mailer }[] = [];
+  let db: Kysely<Database>;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    db = use().db;
+    await sql`
+      insert into store_versions (version, content)
+      values (1, ${JSON.stringify({ sender: SENDER })}::jsonb)`.execute(db);
+  });
+  afterEach(async () => {
+    for (const { sender, mailer } of running) {
+      await sender.stop();
+      await mailer.close();
+    }
+    running = [];
+    sink.rejectAll(false);
+    sink.delayEach(0);
+    await sql`update mail_rate_windows set used = 0`.execute(db);
+  });
+  afterAll(async () => {
+    await sink?.close();
+  });
+
+  async function configWith(env: Record<string, string> = {}): Promise<Config> {
+    return testConfig({
+      SMTP_URL: sink.url,
+      MAIL_RATE_PER_SECOND: '1000',
+      MAIL_RETRY_DELAYS: '0.2,0.2',
+      MAIL_TIMEOUT_MS: '3000',
+      ...env,
+    });
+  }
+
+  async function startSender(env: Record<string, string> = {}, mailer?: Mailer) {
+    const config = await configWith(env);
+    const ownMailer = mailer ?? createMailer(config, log);
+    const sender = createListSender({ db, mailer: ownMailer, log, config, pollMs: 50 });
+    running.push({ sender, mailer: ownMailer });
+    sender.start();
+    return sender;
+  }
+
+  /** Confirmed subscribers prefix1@example.com … prefixN@example.com, named "Name i". */
+  async function subscribers(prefix: string, count: number): Promise<number[]> {
+    const { rows } = await sql<{ id: number }>`
+      insert into list_subscribers (email, name, status, source, confirmed_at)
+      select ${prefix} || g || '@example.com', 'Name ' || g, 'confirmed', 'import',
+        now() - interval '1 hour'
+      from generate_series(1, ${count}::int) g
+      returning id`.execute(db);
+    return rows.map((row) => Number(row.id));
+  }
+
+  /** A sending broadcast whose audience is exactly these subscribers. */
+  async function broadcastTo(ids: number[], slug: string): Promise<number> {
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        slug,
+        subject: `News ${slug}`,
+        html: '<p>Read <a href="https://example.com/guide?x=1&amp;y=2">the guide</a>.</p>',
+        status: 'sending',
+        started_at: new Date(),
+        audience_done_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(broadcast.id);
+    await db
+      .insertInto('broadcast_recipients')
+      .values(ids.map((subscriber) => ({ broadcast_id: id, subscriber_id: subscriber })))
+      .execute();
+    return id;
+  }
+
+  const received = (prefix: string) =>
+    sink.messages.filter((mail) => mail.envelopeTo.some((to) => to.startsWith(prefix)));
+
+  async function states(id: number) {
+    const rows = await db
+      .selectFrom('broadcast_recipients')
+      .select(['status', sql<number>`count(*)::int`.as('n')])
+      .where('broadcast_id', '=', id)
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, row.n]));
+  }
+
+  const done = (id: number, timeoutMs = 20_000) =>
+    eventually(async () => ((await states(id)).pending ? undefined : states(id)), timeoutMs);
+
+  function expectEachOnce(prefix: string, count: number) {
+    const addresses = received(prefix).flatMap((mail) => mail.envelopeTo);
+    expect(addresses).toHaveLength(count);
+    expect(new Set(addresses).size).toBe(count);
+  }
+
+  it('sends each recipient exactly once with two senders on one database: personalised, a text part, campaign links, the sender and one-click unsubscribe', async () => {
+    const ids = await subscribers('once', 40);
+    const id = await broadcastTo(ids, 'spring-news');
+    await Promise.all([startSender(), startSender()]);
+    expect(await done(id)).toEqual({ sent: 40 });
+    expectEachOnce('once', 40);
+
+    const mail = received('once').find((each) => each.envelopeTo[0] === 'once7@example.com')!;
+    expect(mail.subject).toBe('News spring-news');
+    expect(mail.html).toContain('Hi Name 7,');
+    expect(mail.html).toContain(
+      'https://example.com/guide?x=1&amp;y=2&amp;utm_source=newsletter&amp;utm_medium=email&amp;utm_campaign=spring-news',
+    );
+    expect(mail.html).toContain('12 Garden Lane<br>Portland, OR 97201');
+    expect(mail.text).toContain('Hi Name 7,');
+    expect(mail.text).toContain(
+      'the guide (https://example.com/guide?x=1&y=2&utm_source=newsletter&utm_medium=email&utm_campaign=spring-news)',
+    );
+    expect(mail.text).toMatch(/Maya Stone\r?\n12 Garden Lane/);
+    expect(mail.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+    const token = /\/list\/unsubscribe\/([\w-]+)>/.exec(
+      String(mail.headers['list-unsubscribe']),
+    )![1]!;
+    const stored = await db
+      .selectFrom('list_tokens')
+      .select(['subscriber_id', 'purpose'])
+      .where('token_hash', '=', tokenHash(token))
+      .executeTakeFirstOrThrow();
+    expect(stored).toEqual({ subscriber_id: ids[6], purpose: 'unsubscribe' });
+    const broadcast = await eventually(async () => {
+      const row = await db
+        .selectFrom('broadcasts')
+        .select(['status', 'finished_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return row.status === 'sent' ? row : undefined;
+    });
+    expect(broadcast.finished_at).toBeInstanceOf(Date);
+  });
+
+  it('takes the audience when it starts: confirmed subscribers only, without buyers when asked', async () => {
+    const [confirmed, buyer, pending, unsubscribed, later] = await subscribers('aud', 5);
+    await sql`update list_subscribers set status = 'pending', confirmed_at = null
+      where id = ${pending}`.execute(db);
+    await sql`update list_subscribers set status = 'unsubscribed' where id = ${unsubscribed}`.execute(
+      db,
+    );
+    await sql`update list_subscribers set confirmed_at = now() + interval '1 hour'
+      where id = ${later}`.execute(db);
+    await sql`insert into orders (provider, session_id, email, name, amount_total, currency, status, paid_at)
+      values ('stripe', 'cs_aud_buyer', 'AUD2@example.com', 'Buyer', 2900, 'usd', 'paid', now())`.execute(
+      db,
+    );
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        slug: 'audience',
+        subject: 'Audience',
+        html: '<p>Hello</p>',
+        exclude_buyers: true,
+        status: 'sending',
+        started_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(broadcast.id);
+    await startSender();
+    await done(id);
+    await eventually(async () => {
+      const row = await db
+        .selectFrom('broadcasts')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return row.status === 'sent' ? true : undefined;
+    });
+    const rows = await db
+      .selectFrom('broadcast_recipients')
+      .select('subscriber_id')
+      .where('broadcast_id', '=', id)
+      .execute();
+    const mine = rows
+      .map((row) => row.subscriber_id)
+      .filter((subscriber) =>
+        [confirmed, buyer, pending, unsubscribed, later].includes(subscriber),
+      );
+    expect(mine).toEqual([confirmed]);
+    expect(received('aud').flatMap((mail) => mail.envelopeTo)).toEqual(['aud1@example.com']);
+  });
+
+  it('snapshots a large audience in batches, each resuming after the last subscriber it took', async () => {
+    await subscribers('batch', 150);
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        slug: 'batches',
+        subject: 'Batches',
+        html: '<p>Hello</p>',
+        status: 'paused',
+        started_at: new Date(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(broadcast.id);
+    const { rows } = await sql<{ n: number; last: number }>`
+      select count(*)::int as n, max(id)::int as last from list_subscribers
+      where status = 'confirmed' and confirmed_at <= now()`.execute(db);
+    const eligible = rows[0]!;
+    expect(await snapshotAudience(db, 100)).toBe(true);
+    const first = await db
+      .selectFrom('broadcasts')
+      .select(['audience_after', 'audience_done_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(first.audience_done_at).toBeNull();
+    expect((await states(id)).pending).toBe(100);
+    while (await snapshotAudience(db, 100));
+    const last = await db
+      .selectFrom('broadcasts')
+      .select(['audience_after', 'audience_done_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(last.audience_done_at).toBeInstanceOf(Date);
+    expect(last.audience_after).toBe(eligible.last);
+    expect((await states(id)).pending).toBe(eligible.n);
+    await sql`update broadcasts set status = 'cancelled' where id = ${id}`.execute(db);
+  });
+
+  it('honours an unsubscribe that commits while the broadcast sends', async () => {
+    const ids = await subscribers('unsub', 30);
+    const id = await broadcastTo(ids, 'unsub');
+    await startSender({ MAIL_RATE_PER_SECOND: '10' });
+    await sink.waitFor((mail) => mail.envelopeTo[0]!.startsWith('unsub'));
+    await sql`update list_subscribers set status = 'unsubscribed', unsubscribed_at = now()
+      where id = ${ids[29]}`.execute(db);
+    expect(await done(id)).toEqual({ sent: 29, skipped: 1 });
+    expect(received('unsub').some((mail) => mail.envelopeTo[0] === 'unsub30@example.com')).toBe(
+      false,
+    );
+    expectEachOnce('unsub', 29);
+  });
+
+  it('keeps to MAIL_RATE_PER_SECOND across two senders', async () => {
+    const ids = await subscribers('rate', 30);
+    const id = await broadcastTo(ids, 'rate');
+    await Promise.all([
+      startSender({ MAIL_RATE_PER_SECOND: '10' }),
+      startSender({ MAIL_RATE_PER_SECOND: '10' }),
+    ]);
+    expect(await done(id)).toEqual({ sent: 30 });
+    expectEachOnce('rate', 30);
+    const { rows } = await sql<{ seconds: number; windows: number; busiest: number }>`
+      select extract(epoch from max(sent_at) - min(sent_at))::float as seconds,
+        count(distinct date_trunc('second', sent_at))::int as windows,
+        (select max(n) from (select count(*)::int as n from broadcast_recipients
+          where broadcast_id = ${id} group by date_trunc('second', sent_at)) per_second) as busiest
+      from broadcast_recipients where broadcast_id = ${id}`.execute(db);
+    // 30 messages at 10 a second need three windows, so more than a second; the 18 slots of
+    // two senders without the shared rate would send them all at once.
+    expect(rows[0]!.seconds).toBeGreaterThan(1);
+    expect(rows[0]!.windows).toBeGreaterThanOrEqual(3);
+    expect(rows[0]!.busiest).toBeLessThanOrEqual(14);
+  });
+
+  it('stops claiming while paused and goes on when resumed, each recipient once', async () => {
+    const ids = await subscribers('pause', 20);
+    const id = await broadcastTo(ids, 'pause');
+    await startSender({ MAIL_RATE_PER_SECOND: '5' });
+    await sink.waitFor((mail) => mail.envelopeTo[0]!.startsWith('pause'));
+    await sql`update broadcasts set status = 'paused' where id = ${id}`.execute(db);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const atPause = received('pause').length;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(received('pause').length).toBe(atPause);
+    expect((await states(id)).pending).toBe(20 - atPause);
+    await sql`update broadcasts set status = 'sending' where id = ${id}`.execute(db);
+    expect(await done(id)).toEqual({ sent: 20 });
+    expectEachOnce('pause', 20);
+  });
+
+  it('starts a scheduled broadcast at its time', async () => {
+    await subscribers('sched', 2);
+    const broadcast = await db
+      .insertInto('broadcasts')
+      .values({
+        slug: 'scheduled',
+        subject: 'Scheduled',
+        html: '<p>Later</p>',
+        status: 'scheduled',
+        scheduled_at: sql<Date>`now() + interval '1500 milliseconds'`,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(broadcast.id);
+    await startSender();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(received('sched')).toHaveLength(0);
+    await sink.waitFor((mail) => mail.envelopeTo[0]!.startsWith('sched'), 5000);
+    const row = await eventually(async () => {
+      const found = await db
+        .selectFrom('broadcasts')
+        .select(['status', 'started_at', 'scheduled_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return found.status === 'sent' ? found : undefined;
+    });
+    expect(row.started_at!.getTime()).toBeGreaterThanOrEqual(row.scheduled_at!.getTime());
+  });
+
+  it('marks a message and its subscriber bounced when the server refuses it for good (5xx)', async () => {
+    const [subscriber] = await subscribers('bounce', 1);
+    const id = await broadcastTo([subscriber!], 'bounce');
+    sink.rejectAll(true);
+    await startSender();
+    expect(await done(id)).toEqual({ bounced: 1 });
+    const row = await db
+      .selectFrom('list_subscribers')
+      .select('status')
+      .where('id', '=', subscriber!)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('bounced');
+    const events = await db
+      .selectFrom('list_consent_events')
+      .select('kind')
+      .where('subscriber_id', '=', subscriber!)
+      .execute();
+    expect(events.map((event) => event.kind)).toEqual(['bounced']);
+  });
+
+  it('retries a temporary refusal (4xx) after MAIL_RETRY_DELAYS and sends it once', async () => {
+    const [subscriber] = await subscribers('retry', 1);
+    const id = await broadcastTo([subscriber!], 'retry');
+    sink.refuseTemporarily(1);
+    await startSender();
+    expect(await done(id)).toEqual({ sent: 1 });
+    const row = await db
+      .selectFrom('broadcast_recipients')
+      .select(['attempts', 'status'])
+      .where('broadcast_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ attempts: 2, status: 'sent' });
+    expectEachOnce('retry', 1);
+  });
+
+  it('does not hold back transactional mail: a queued email goes out while a broadcast fills the pool', async () => {
+    const ids = await subscribers('busy', 60);
+    const id = await broadcastTo(ids, 'busy');
+    const config = await configWith();
+    const mailer = createMailer(config, log);
+    sink.delayEach(400);
+    await startSender({}, mailer);
+    const worker = createDeliveryWorker({
+      db,
+      mailer,
+      log,
+      retryDelaysMs: config.mailRetryDelaysMs,
+      mailTimeoutMs: config.mailTimeoutMs,
+    });
+    worker.start();
+    try {
+      await sink.waitFor((mail) => mail.envelopeTo[0]!.startsWith('busy'));
+      const queuedAt = Date.now();
+      await queueDelivery(
+        db,
+        { table: 'form_submissions', id: 0 },
+        { to: ['owner-alert@example.com'], subject: 'New order', html: '<p>x</p>', text: 'x' },
+      );
+      worker.wake();
+      await sink.waitFor((mail) => mail.envelopeTo[0] === 'owner-alert@example.com', 5000);
+      expect(Date.now() - queuedAt).toBeLessThan(1200);
+      expect((await states(id)).pending).toBeGreaterThan(0);
+    } finally {
+      await worker.stop();
+    }
+    await done(id);
+    expectEachOnce('busy', 60);
+  });
+
+  it('hands back its claims when stopped, and another sender finishes without sending anyone twice', async () => {
+    const ids = await subscribers('stop', 30);
+    const id = await broadcastTo(ids, 'stop');
+    sink.delayEach(150);
+    const first = await startSender();
+    await sink.waitFor((mail) => mail.envelopeTo[0]!.startsWith('stop'));
+    await first.stop();
+    const stoppedAt = received('stop').length;
+    const afterStop = await states(id);
+    // Every claim was either recorded as sent or handed back.
+    expect(afterStop.sent).toBe(stoppedAt);
+    const locked = await db
+      .selectFrom('broadcast_recipients')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('broadcast_id', '=', id)
+      .where('locked_until', 'is not', null)
+      .executeTakeFirstOrThrow();
+    expect(locked.n).toBe(0);
+    await startSender();
+    expect(await done(id)).toEqual({ sent: 30 });
+    expectEachOnce('stop', 30);
+  });
+});
