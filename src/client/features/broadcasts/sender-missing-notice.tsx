@@ -24,7 +24,7 @@ export function SenderMissingNotice({ refused = true }: { refused?: boolean }) {
         </p>
         <p className="mt-0.5">{SENDER_MISSING_MESSAGE}</p>
       </div>
-      <Link to={SENDER_FIELDS_LINK} className={`${adminSecondaryButton} self-center`}>
+      <Link to={SENDER_FIELDS_LINK} className={`${adminSecondaryButton} ml-8 self-center sm:ml-0`}>
         Open Store → Sender
       </Link>
     </div>

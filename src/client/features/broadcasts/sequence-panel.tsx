@@ -98,21 +98,19 @@ function StepCard({
   const { draft } = step;
   return (
     <li className={card}>
-      <fieldset className="grid gap-5 p-5 sm:p-6">
-        <div className="flex items-start justify-between gap-3">
-          <legend className="float-left">
-            <span className="block text-lg font-semibold text-sage-800">Email {index + 1}</span>
-            <span className="block text-sm text-ink-muted">{dayText(draft.delayDays)}</span>
-          </legend>
-          <button
-            type="button"
-            className={adminIconButton}
-            aria-label={`Remove email ${index + 1}`}
-            onClick={onRemove}
-          >
-            <Trash2 aria-hidden="true" className="size-4" />
-          </button>
-        </div>
+      <fieldset className="relative grid gap-5 p-5 sm:p-6">
+        <legend className="float-left pr-12">
+          <span className="block text-lg font-semibold text-sage-800">Email {index + 1}</span>
+          <span className="block text-sm text-ink-muted">{dayText(draft.delayDays)}</span>
+        </legend>
+        <button
+          type="button"
+          className={`${adminIconButton} absolute top-4 right-4 sm:top-5 sm:right-5`}
+          aria-label={`Remove email ${index + 1}`}
+          onClick={onRemove}
+        >
+          <Trash2 aria-hidden="true" className="size-4" />
+        </button>
         <div className="clear-both flex flex-col gap-1">
           <label htmlFor={`${id}-delay`} className="text-sm font-medium text-ink">
             Days after confirming
