@@ -8,6 +8,7 @@ import { Spinner } from '../../components/spinner';
 import { RequestError } from '../../lib/api-client';
 import { formatDate } from '../../lib/format-date';
 import { useFetched } from '../../lib/use-fetched';
+import { useScrollToTop } from '../../lib/use-scroll-to-top';
 import {
   isSenderMissing,
   type BroadcastAction,
@@ -100,6 +101,8 @@ export function BroadcastDetail({
   const [errors, setErrors] = useState<EmailErrors>({});
   const [busy, setBusy] = useState<Busy>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  // Opened from anywhere down the list: it starts at its top.
+  useScrollToTop();
 
   const status = broadcast?.status ?? 'draft';
   usePolling(
