@@ -73,7 +73,7 @@ export function BroadcastList({
     >
       <div className="flex flex-wrap items-center justify-between gap-3 border-b border-sand-200 px-4 py-3 sm:px-6">
         <h3 id="broadcast-list-heading" className="text-lg font-semibold text-sage-800">
-          Broadcasts
+          Your broadcasts
         </h3>
         <button type="button" className={adminPrimaryButton} onClick={onNew}>
           <Plus aria-hidden="true" className="size-4" />

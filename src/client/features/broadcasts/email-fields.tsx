@@ -77,7 +77,10 @@ export function EmailFields({
         {renderBodyEditor({
           labelledBy: `${id}-html-label`,
           defaultValue: draft.html,
-          onChange: (html) => onChange({ ...draft, html }),
+          // The editor also reports the text it was started with: that is no change.
+          onChange: (html) => {
+            if (html !== draft.html) onChange({ ...draft, html });
+          },
         })}
         <p className="mt-1 text-sm text-ink-muted">
           Your sender footer and an unsubscribe link are added to every email: the preview shows it
