@@ -12,6 +12,7 @@ export const adminNav = [
   { path: paths.adminPeople, label: 'People' },
   { path: paths.adminOrders, label: 'Orders' },
   { path: paths.adminSubscribers, label: 'Subscribers' },
+  { path: paths.adminBroadcasts, label: 'Broadcasts' },
   { path: paths.adminBackup, label: 'Backup' },
   { path: paths.adminDeliveries, label: 'Deliveries' },
 ] as const;

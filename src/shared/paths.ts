@@ -17,6 +17,7 @@ export const paths = {
   adminPeople: '/admin/people',
   adminStore: '/admin/store',
   adminSubscribers: '/admin/subscribers',
+  adminBroadcasts: '/admin/broadcasts',
   downloadLink: '/download-link',
 } as const;
 

@@ -30,6 +30,9 @@ const screens: Record<AdminPath, Page> = {
   [paths.adminSubscribers]: lazy(() =>
     import('../pages/admin/subscribers-page').then((m) => ({ default: m.SubscribersPage })),
   ),
+  [paths.adminBroadcasts]: lazy(() =>
+    import('../pages/admin/broadcasts-page').then((m) => ({ default: m.BroadcastsPage })),
+  ),
   [paths.adminBackup]: lazy(() =>
     import('../pages/admin/backup-page').then((m) => ({ default: m.BackupPage })),
   ),

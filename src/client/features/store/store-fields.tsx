@@ -1,5 +1,13 @@
 import { ArrowDown, ArrowUp, ChevronDown, Plus, Trash2 } from 'lucide-react';
-import { createContext, useContext, useId, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import {
   adminFormInput,
   adminIconButton,
@@ -7,6 +15,8 @@ import {
   adminSecondaryButton,
 } from '../../components/admin-styles';
 import type { StoreFileSummary } from '../../../shared/store/files-api';
+import { scrollToSection } from '../../lib/scroll';
+import { useLocation } from '../../routing/router';
 import { valueAt, type FieldErrors, type StoreForm } from './store-form';
 
 /** What every field of the Store page reads and writes: the form, its errors, the changes. */
@@ -195,15 +205,18 @@ export function RichTextField({ path, label }: { path: string; label: string }) 
 
 /**
  * One part of the page, folded away until opened; opened by itself when one of its fields
- * has an error, so no error is hidden.
+ * has an error, so no error is hidden, and when the address names it (`#/admin/store#sender`).
  */
 export function Section({
+  id,
   title,
   text,
   paths,
   open: initiallyOpen = false,
   children,
 }: {
+  /** Its anchor: a link to the page with `#<id>` opens it and scrolls to it. */
+  id?: string;
   title: string;
   text: string;
   /** The content paths its fields edit. */
@@ -212,11 +225,22 @@ export function Section({
   children: ReactNode;
 }) {
   const { errors } = useStoreFields();
-  const [opened, setOpened] = useState(initiallyOpen);
+  const { hash } = useLocation();
+  const targeted = id !== undefined && hash === `#${id}`;
+  const [opened, setOpened] = useState(initiallyOpen || targeted);
+  const [wasTargeted, setWasTargeted] = useState(targeted);
+  if (targeted !== wasTargeted) {
+    setWasTargeted(targeted);
+    if (targeted) setOpened(true);
+  }
+  useEffect(() => {
+    if (targeted && id) scrollToSection(id);
+  }, [targeted, id]);
   const hasError = paths.some((path) => errorsUnder(errors, path));
   const open = opened || hasError;
   return (
     <details
+      id={id}
       open={open}
       onToggle={(event) => setOpened(event.currentTarget.open)}
       className="group rounded-2xl border border-sand-200 bg-white shadow-sm"

@@ -399,6 +399,25 @@ export function StoreSections({ prices }: { prices?: StorePrices }): ReactNode {
       </Section>
 
       <Section
+        id="sender"
+        title="Sender"
+        text="Who sends the list's emails: your name and postal address, at the foot of every broadcast and follow-up email."
+        paths={['sender']}
+      >
+        <TextField
+          path="sender.name"
+          label="Sender name"
+          hint="You or your business, as subscribers know you."
+        />
+        <TextField
+          path="sender.postalAddress"
+          label="Postal address"
+          hint="A real address where you receive mail (the law asks for one in every marketing email). No broadcast or follow-up email is sent until both fields are published."
+          rows={3}
+        />
+      </Section>
+
+      <Section
         title="After the purchase"
         text="The thank-you page and the receipt email every buyer gets."
         paths={['thankYou', 'receipt']}
