@@ -284,10 +284,12 @@ describeEachDatabase('the mailing list', (use) => {
       '/list/confirm/',
     );
     // Every statement the app's connections send while one request is answered (the mail
-    // worker's own statements, woken by the confirmation, left aside).
+    // worker's own statements, woken by the confirmation, left aside; the list sender, which
+    // polls on its own, is stopped meanwhile).
     const sent: string[] = [];
     const query = pg.Client.prototype.query;
     const statementsOf = async (request: () => Promise<{ statusCode: number }>) => {
+      await app.listSender.stop();
       sent.length = 0;
       pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
         const [first] = args as [string | { text: string }];
@@ -299,6 +301,7 @@ describeEachDatabase('the mailing list', (use) => {
         expect((await request()).statusCode).toBe(200);
       } finally {
         pg.Client.prototype.query = query;
+        app.listSender.start();
       }
       return [...sent];
     };
