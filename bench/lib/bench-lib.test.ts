@@ -314,33 +314,32 @@ describe('formatResults for the mailing list', () => {
 
 describe('formatResults for broadcasts', () => {
   it('prints the broadcast beside the plain loop, RSS and the page p99 with their goals', () => {
-    const text = formatResults({
-      broadcast: {
-        embedded: {
-          subscribers: 100000,
-          connections: 9,
-          messages_per_second: 800,
-          plain_messages_per_second: 1000,
-          ratio_to_plain: 0.8,
-          rss_before_mb: 150,
-          rss_growth_mb: 30.5,
-          page_idle_p99_ms: 10,
-          page_during_p99_ms: 14,
-          page_p99_ratio: 1.4,
-          first_message_s: 1.5,
-          instant: {
-            broadcast: { messages: 48000, seconds: 60, messages_per_second: 800 },
-            plain: { messages: 60000, seconds: 60, messages_per_second: 1000 },
-          },
-          smtp_150ms: {
-            messages_per_second: 58.5,
-            plain_messages_per_second: 59,
-            ratio_to_plain: 0.99,
-            window_s: 20,
-          },
-        },
+    const embedded = {
+      subscribers: 100000,
+      connections: 9,
+      messages_per_second: 800,
+      plain_messages_per_second: 1000,
+      ratio_to_plain: 0.8,
+      rss_before_mb: 150,
+      rss_growth_mb: 30.5,
+      page_idle_p99_ms: 10,
+      page_during_p99_ms: 14,
+      page_p99_ratio: 1.4,
+      first_message_s: 1.5,
+      instant: {
+        broadcast: { messages: 48000, seconds: 60, messages_per_second: 800 },
+        plain: { messages: 60000, seconds: 60, messages_per_second: 1000 },
       },
-    });
+      smtp_150ms: {
+        messages_per_second: 58.5,
+        plain_messages_per_second: 59,
+        ratio_to_plain: 0.99,
+        window_s: 20,
+      },
+    };
+    // As bench/run.ts writes it: DESIGN.md's keys at the top, from the embedded side.
+    const text = formatResults({ broadcast: { ...embedded, embedded } });
+    expect(text.match(/\| embedded \|/g)).toHaveLength(4);
     expect(text).toMatch(
       /\| embedded \| 100000 recipients, mail server answering at once \(msgs\/s over 60 s; 9 connections\)\s+\| 800 = 0\.8× plain 1000 \(first message after 1\.5 s\)\s+\| ≥ 0\.8× plain \|/,
     );
