@@ -35,7 +35,7 @@ async function buildServer() {
     entryPoints: {
       index: path.join(root, 'src/server/index.ts'),
       // The mail thread's entry: src/server/mail/mail-thread.ts starts it from beside itself.
-      'mail-worker': path.join(root, 'src/server/mail/mail-worker.ts'),
+      'mail-worker': path.join(root, 'src/server/mail-worker.ts'),
       'migrate-cli': path.join(root, 'src/server/migrate-cli.ts'),
       'backup-cli': path.join(root, 'src/server/backup/backup-cli.ts'),
     },

@@ -36,6 +36,7 @@ import { sourcesRoutes } from './insights/sources-routes';
 import { deliveryRoutes } from './mail/delivery-routes';
 import { mailPlugin } from './mail/mail-plugin';
 import { mailQueuePlugin } from './mail/mail-queue-plugin';
+import { mailJobs } from './mail-jobs';
 import { adminOrderRoutes } from './orders/admin-order-routes';
 import { orderRoutes } from './orders/order-routes';
 import { peopleRoutes } from './people/people-routes';
@@ -128,7 +129,7 @@ export const app = fp<AppOptions>(
     });
 
     await instance.register(mailPlugin, { thread: mailThread });
-    await instance.register(mailQueuePlugin);
+    await instance.register(mailQueuePlugin, { jobs: mailJobs });
     await instance.register(listSenderPlugin);
     await instance.register(periodicPlugin, { tasks: periodicTasks });
     await instance.register(storePlugin);

@@ -137,6 +137,8 @@ const SERVER_FLOORS: Record<string, number> = {
   backup: 90,
   web: 90,
   health: 90,
+  codes: 85,
+  stripe: 84,
   forms: 80,
   sequence: 78,
   broadcasts: 77,

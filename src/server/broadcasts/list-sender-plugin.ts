@@ -9,7 +9,7 @@ declare module 'fastify' {
 }
 
 /**
- * The list sender of this instance (mail/mail-jobs.ts `broadcasts`): every instance sends list
+ * The list sender of this instance (mail-jobs.ts `broadcasts`): every instance sends list
  * mail, within the rate they share, in its mail thread with the delivery worker; the mail
  * queue plugin starts it when the app is ready and stops it (claims handed back) on close.
  */

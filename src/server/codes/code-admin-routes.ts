@@ -13,7 +13,7 @@ import {
 import { audited } from '../admin/audit/audit-log';
 import { HttpError } from '../http/errors';
 import { parsedOr400 } from '../http/input';
-import { stripeClient } from '../orders/stripe-api';
+import { stripeClient } from '../stripe/stripe-api';
 import { countedCode, countedCodes, toAdminCode, type CountedCode } from './code-store';
 import { syncCode } from './stripe-codes';
 

@@ -2,8 +2,18 @@ import type { Kysely } from 'kysely';
 import { discountOf } from '../../shared/codes/codes-api';
 import { formatMoney } from '../../shared/money';
 import type { Database } from '../db/schema';
-import type { CheckoutSession } from '../orders/checkout-session';
 import { codeOfPromotion, countedCode, termsOf } from './code-store';
+
+/** What the check reads of a Checkout Session (orders/checkout-session.ts parses the whole). */
+export type DiscountedSession = {
+  metadata?: { discount_code?: string } | null;
+  discounts?: { promotion_code?: string | { id: string } | null }[] | null;
+  total_details?: { amount_discount?: number | null } | null;
+  currency?: string | null;
+  created?: number | null;
+  amount_subtotal?: number | null;
+  amount_total?: number | null;
+};
 
 /** What the store's codes say of a session's discount. */
 export type DiscountCheck = {
@@ -18,7 +28,7 @@ export type DiscountCheck = {
 /** The code a session names: the one our checkout applied, else a promotion code the buyer typed. */
 async function namedCode(
   db: Kysely<Database>,
-  session: CheckoutSession,
+  session: DiscountedSession,
 ): Promise<string | undefined> {
   if (session.metadata?.discount_code) return session.metadata.discount_code.toUpperCase();
   for (const discount of session.discounts ?? []) {
@@ -38,7 +48,7 @@ async function namedCode(
  */
 export async function checkDiscount(
   db: Kysely<Database>,
-  session: CheckoutSession,
+  session: DiscountedSession,
 ): Promise<DiscountCheck> {
   const amount = session.total_details?.amount_discount ?? 0;
   if (amount <= 0) return { code: null, amount: 0 };

@@ -1,10 +1,16 @@
 import fp from 'fastify-plugin';
 import type { DeliveryWorker } from './delivery-worker';
-import { createMailJobs, mailJobs, type MailJob, type MailJobName } from './mail-jobs';
+import {
+  createMailJobs,
+  MAIL_JOB_NAMES,
+  type MailJob,
+  type MailJobFactories,
+  type MailJobName,
+} from './mail-job';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The jobs that send queued mail (mail-jobs.ts): wake one after committing its rows. */
+    /** The jobs that send queued mail (mail-job.ts): wake one after committing its rows. */
     mailJobs: Record<MailJobName, MailJob>;
     /** The retry worker of mail_deliveries in this instance (mailJobs.deliveries). */
     deliveryWorker: DeliveryWorker;
@@ -16,14 +22,15 @@ declare module 'fastify' {
  * for the sends in flight to be recorded and hands back the other claims): in the mail thread
  * when the app has one, else on this thread.
  */
-export const mailQueuePlugin = fp(
-  async (app) => {
+export const mailQueuePlugin = fp<{ jobs: MailJobFactories }>(
+  async (app, options) => {
     const thread = app.mailThread;
     const jobs = thread
-      ? (Object.fromEntries(
-          Object.keys(mailJobs).map((name) => [name, thread.job(name as MailJobName)]),
-        ) as Record<MailJobName, MailJob>)
-      : createMailJobs({
+      ? (Object.fromEntries(MAIL_JOB_NAMES.map((name) => [name, thread.job(name)])) as Record<
+          MailJobName,
+          MailJob
+        >)
+      : createMailJobs(options.jobs, {
           db: app.database.db,
           mailer: app.mailer,
           log: app.log,

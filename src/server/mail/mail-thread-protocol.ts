@@ -1,5 +1,5 @@
 import type { Config } from '../config/load-config';
-import type { MailJobName } from './mail-jobs';
+import type { MailJobName } from './mail-job';
 import type { MailMessage, SendResult } from './mail-message';
 
 /** What the mail thread starts with. */

@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config/load-config';
 import type { AppDatabase } from '../db/database';
 import { pollFor } from './delivery-worker';
-import { mailJobWork, type MailJob, type MailJobName } from './mail-jobs';
+import { mailJobWork, type MailJob, type MailJobName } from './mail-job';
 import type { SendResult } from './mail-message';
 import {
   LOG_LEVELS,
@@ -33,7 +33,7 @@ const IDLE_MS = 60_000;
 const STOP_MARGIN_MS = 5_000;
 
 /**
- * The mail work of one instance, off the thread that answers requests: the jobs of mail-jobs.ts
+ * The mail work of one instance, off the thread that answers requests: the jobs of mail-job.ts
  * and the one pooled mailer run in a worker thread with a database pool of its own. Requests
  * commit their rows and wake a job by name; a request that waits on an email (a sign-in code,
  * the free guide) sends it through `mailer`, on the thread's pool, and gets the same result as
@@ -54,7 +54,7 @@ export type MailThread = {
 
 /**
  * The worker's entry: beside this module in the bundle (dist/server/mail-worker.js, an entry of
- * scripts/build.mjs); from the sources (tsx, vitest) the .ts file, loaded through tsx's hooks,
+ * scripts/build.mjs); from the sources (tsx, vitest) src/server/mail-worker.ts, loaded through tsx's hooks,
  * which a worker thread does not inherit.
  */
 function workerFor(data: MailThreadData): Worker {
@@ -68,7 +68,7 @@ function workerFor(data: MailThreadData): Worker {
   const tsxApi = pathToFileURL(
     path.join(path.dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs'),
   ).href;
-  const entry = new URL('./mail-worker.ts', import.meta.url).href;
+  const entry = new URL('../mail-worker.ts', import.meta.url).href;
   return new Worker(
     `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
     { eval: true, workerData: data, execArgv: [], resourceLimits: RESOURCE_LIMITS },

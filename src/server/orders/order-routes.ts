@@ -23,7 +23,7 @@ import { useLink } from './download-links';
 import { applySession, requestNewLink, type OrderRow, type OrderSettings } from './fulfilment';
 import { createListService } from '../list/list-service';
 import { handleEvent } from './payment-events';
-import { retrieveSession, stripeClient, verifiedEvent } from './stripe-api';
+import { retrieveSession, stripeClient, verifiedEvent } from '../stripe/stripe-api';
 
 export const WEBHOOK_PATH = '/api/webhooks/stripe';
 /** Stripe's events are a few KB; a body this large is not one. */

@@ -1,16 +1,17 @@
 /**
- * The mail thread's entry (a worker_threads Worker of each instance, see mail-thread.ts): the
+ * The mail thread's entry (a worker_threads Worker of each instance, see mail/mail-thread.ts): the
  * mail jobs and the one pooled mailer run here, on a database pool of their own, so composing
  * and sending email never holds up the thread that answers requests.
  */
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../db/database';
-import { createMailJobs, isMailJobName } from './mail-jobs';
-import type { FromMailThread, MailThreadData, ToMailThread } from './mail-thread-protocol';
-import { createMailer } from './mailer';
-import { threadLogger } from './thread-logger';
+import { openDatabase } from './db/database';
+import { mailJobs } from './mail-jobs';
+import { createMailJobs, isMailJobName } from './mail/mail-job';
+import type { FromMailThread, MailThreadData, ToMailThread } from './mail/mail-thread-protocol';
+import { createMailer } from './mail/mailer';
+import { threadLogger } from './mail/thread-logger';
 
 /**
  * Below the request thread's CPU priority: when the cores are busy, answering visitors goes
@@ -31,7 +32,7 @@ const post = (message: FromMailThread) => port.postMessage(message);
 const log = threadLogger(post, logLevel);
 const database = await openDatabase({ databaseUrl, poolSize });
 const mailer = createMailer(config, log);
-const jobs = createMailJobs({ db: database.db, mailer, log, config });
+const jobs = createMailJobs(mailJobs, { db: database.db, mailer, log, config });
 
 port.on('message', (message: ToMailThread) => {
   switch (message.type) {

@@ -2,9 +2,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../config/load-config';
 import type { Database } from '../db/schema';
-import { createListSender } from '../broadcasts/list-sender';
-import { markListBounced } from '../list/list-service';
-import { createDeliveryWorker } from './delivery-worker';
 import type { Mailer } from './mailer';
 
 /** What every mail job gets: the database, the one pooled mailer, the log and the settings. */
@@ -28,26 +25,13 @@ export type MailJob = {
  * The jobs that send mail, by the name the request thread wakes them with. They run together
  * on one mailer (its pool of connections is shared), in the mail thread of each instance, or
  * in the app's own thread where no mail thread runs (tests that build the app in-process).
- * A new sender is one more entry here: its factory gets the same deps.
+ * What each one is, is composed above the capabilities (src/server/mail-jobs.ts).
  */
-export const mailJobs = {
-  deliveries: ({ db, mailer, log, config }: MailJobDeps): MailJob =>
-    createDeliveryWorker({
-      db,
-      mailer,
-      log,
-      retryDelaysMs: config.mailRetryDelaysMs,
-      mailTimeoutMs: config.mailTimeoutMs,
-      // A list email the server refused for good: its address is marked bounced.
-      onPermanentFailure: (delivery) => markListBounced(db, delivery),
-    }),
-  // Broadcasts and sequence steps: on the same pooled mailer, leaving a connection to the
-  // deliveries, within the rate all instances share.
-  broadcasts: ({ db, mailer, log, config }: MailJobDeps): MailJob =>
-    createListSender({ db, mailer, log, config }),
-} satisfies Record<string, (deps: MailJobDeps) => MailJob>;
+export const MAIL_JOB_NAMES = ['deliveries', 'broadcasts'] as const;
+export type MailJobName = (typeof MAIL_JOB_NAMES)[number];
 
-export type MailJobName = keyof typeof mailJobs;
+/** How each job is made from the shared deps. */
+export type MailJobFactories = Record<MailJobName, (deps: MailJobDeps) => MailJob>;
 
 /**
  * Whether a job has work now or holds claims, in one cheap statement each: the request thread
@@ -76,13 +60,17 @@ export const mailJobWork: Record<MailJobName, (db: Kysely<Database>) => Promise<
   },
 };
 
-/** Every job of `mailJobs`, started and stopped together. */
-export function createMailJobs(deps: MailJobDeps): Record<MailJobName, MailJob> {
-  return Object.fromEntries(
-    Object.entries(mailJobs).map(([name, create]) => [name, create(deps)]),
-  ) as Record<MailJobName, MailJob>;
+/** Every job, made from its factory, started and stopped together. */
+export function createMailJobs(
+  factories: MailJobFactories,
+  deps: MailJobDeps,
+): Record<MailJobName, MailJob> {
+  return Object.fromEntries(MAIL_JOB_NAMES.map((name) => [name, factories[name](deps)])) as Record<
+    MailJobName,
+    MailJob
+  >;
 }
 
 export function isMailJobName(name: unknown): name is MailJobName {
-  return typeof name === 'string' && Object.hasOwn(mailJobs, name);
+  return typeof name === 'string' && (MAIL_JOB_NAMES as readonly string[]).includes(name);
 }
