@@ -79,10 +79,8 @@ function ScaledFrame({
       >
         <iframe
           title={`${title} at ${label.toLowerCase()} width`}
-          {...('html' in source
-            ? { srcDoc: source.html, sandbox: 'allow-same-origin' }
-            : // Its own origin too: nothing in it reaches the admin's session.
-              { name, sandbox: '' })}
+          {...('html' in source ? { srcDoc: source.html } : { name })}
+          sandbox="allow-same-origin"
           width={width}
           height={height}
           className="origin-top-left border-0"
