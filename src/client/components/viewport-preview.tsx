@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 /** The widths the owner previews a page or an email at: a phone's and a desktop's. */
 const VIEWPORTS = [
@@ -7,23 +7,56 @@ const VIEWPORTS = [
 ] as const;
 
 /**
- * The html at a viewport's real width, scaled down to the space there is. Sandboxed without
+ * What a frame shows: html written into it (it then takes this page's policy), or a document
+ * the server answers a form post with, under a policy of its own (an email's inline styles).
+ */
+export type PreviewSource =
+  { html: string } | { post: { action: string; fields: Record<string, string> } };
+
+/**
+ * Posts `post`'s fields to the named frame whenever they change: a frame navigated by a form
+ * is a document of its own, which a fetch and srcdoc could not give it.
+ */
+function PostedFrameForm({
+  target,
+  post,
+}: {
+  target: string;
+  post: { action: string; fields: Record<string, string> };
+}) {
+  const form = useRef<HTMLFormElement>(null);
+  const sent = JSON.stringify(post);
+  useEffect(() => {
+    form.current?.submit();
+  }, [sent]);
+  return (
+    <form ref={form} method="post" action={post.action} target={target} hidden>
+      {Object.entries(post.fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+    </form>
+  );
+}
+
+/**
+ * The page at a viewport's real width, scaled down to the space there is. Sandboxed without
  * scripts: the preview shows what the server rendered and records no visit.
  */
 function ScaledFrame({
-  html,
+  source,
   label,
   width,
   height,
   title,
 }: {
-  html: string;
+  source: PreviewSource;
   label: string;
   width: number;
   height: number;
   title: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const name = `preview-${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const [scale, setScale] = useState(0.25);
   useEffect(() => {
     const element = box.current;
@@ -46,7 +79,7 @@ function ScaledFrame({
       >
         <iframe
           title={`${title} at ${label.toLowerCase()} width`}
-          srcDoc={html}
+          {...('html' in source ? { srcDoc: source.html } : { name })}
           sandbox="allow-same-origin"
           width={width}
           height={height}
@@ -54,16 +87,20 @@ function ScaledFrame({
           style={{ transform: `scale(${scale})` }}
         />
       </div>
+      {'post' in source ? <PostedFrameForm target={name} post={source.post} /> : null}
     </figure>
   );
 }
 
 /** Server-rendered html at phone and desktop widths, side by side where there is room. */
-export function ViewportPreview({ html, title = 'Preview' }: { html: string; title?: string }) {
+export function ViewportPreview({
+  title = 'Preview',
+  ...source
+}: PreviewSource & { title?: string }) {
   return (
     <div className="grid items-start gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,2.4fr)]">
       {VIEWPORTS.map((viewport) => (
-        <ScaledFrame key={viewport.label} html={html} title={title} {...viewport} />
+        <ScaledFrame key={viewport.label} source={source} title={title} {...viewport} />
       ))}
     </div>
   );

@@ -8,12 +8,14 @@ import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import {
+  ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH,
   ADMIN_BROADCASTS_PATH,
   adminBroadcastPath,
   SENDER_MISSING_MESSAGE,
   type AdminBroadcast,
   type EmailPreview,
 } from '../../shared/broadcasts/broadcasts-api';
+import { EMAIL_PREVIEW_CSP } from './preview-document';
 import { STORE_PATH, STORE_PUBLISH_PATH, type StoreState } from '../../shared/store/store-api';
 
 const ADMIN = 'owner@example.com';
@@ -143,6 +145,50 @@ describeEachDatabase('Admin → Broadcasts', (use) => {
     expect(preview.html).toContain('Your postal address');
     expect(preview.html).not.toContain('<script');
     expect(preview.text).toContain('Hi Alex,');
+  });
+
+  it('serves the preview as a document of its own, with a policy that lets its inline styles apply', async () => {
+    const form = (draft: object) =>
+      new URLSearchParams({ draft: JSON.stringify(draft) }).toString();
+    const post = (headers: Record<string, string>, payload = form(DRAFT)) =>
+      app.inject({
+        method: 'POST',
+        url: ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH,
+        payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      });
+    const origin = app.config.publicUrl;
+
+    const response = await post({ cookie, origin });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['content-security-policy']).toBe(EMAIL_PREVIEW_CSP);
+    expect(EMAIL_PREVIEW_CSP).toContain("style-src 'unsafe-inline'");
+    expect(EMAIL_PREVIEW_CSP).toContain("frame-ancestors 'self'");
+    expect(EMAIL_PREVIEW_CSP).not.toContain('script-src');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.headers['cache-control']).toBe('no-store');
+    // Exactly the JSON preview's html: the server's sanitised rendering, escaped once.
+    const json = (
+      await admin('POST', `${ADMIN_BROADCASTS_PATH}/preview`, DRAFT)
+    ).json<EmailPreview>();
+    expect(response.body).toBe(json.html);
+    expect(response.body).toContain('Hi Alex,');
+    expect(response.body).toContain('style="');
+    expect(response.body).not.toContain('<script');
+    expect(response.body).not.toContain('&amp;amp;');
+
+    // The admin page itself keeps its own policy.
+    const page = await admin('GET', ADMIN_BROADCASTS_PATH);
+    expect(page.headers['content-security-policy']).toContain("style-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+
+    expect((await post({ origin })).statusCode).toBe(401);
+    expect((await post({ cookie, origin: 'https://evil.example' })).statusCode).toBe(403);
+    expect((await post({ cookie })).statusCode).toBe(403);
+    expect((await post({ cookie, origin }, 'nothing=here')).statusCode).toBe(400);
+    expect((await post({ cookie, origin }, 'draft=%7Bnot+json')).statusCode).toBe(400);
+    expect((await post({ cookie, origin }, form({ ...DRAFT, subject: '' }))).statusCode).toBe(400);
   });
 
   it('sends a test to the signed-in admin and previews with the sender and campaign links', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import {
+  ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH,
   ADMIN_BROADCASTS_PATH,
   broadcastDraftSchema,
   broadcastSendSchema,
@@ -15,6 +16,7 @@ import { HttpError } from '../http/errors';
 import { idParam, parsedOr400 } from '../http/input';
 import { newToken } from '../http/tokens';
 import { previewEmail, requireSender as requireSenderOf, sendTestEmail } from './admin-emails';
+import { acceptPreviewForms, previewFormDraft, sendPreviewDocument } from './preview-document';
 import { sendResults, type ResultsWithRate } from './send-results';
 
 const PREFIX = ADMIN_BROADCASTS_PATH.replace('/api/admin', '');
@@ -203,6 +205,17 @@ export const broadcastRoutes: FastifyPluginAsync = async (scope) => {
     const { sender } = scope.store.published().content;
     return previewEmail(scope.config, sender, { ...draft, slug: 'preview' });
   });
+
+  acceptPreviewForms(scope);
+  scope.post(
+    ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH.replace('/api/admin', ''),
+    async (request, reply) => {
+      const draft = parsedDraft(previewFormDraft(request.body));
+      const { sender } = scope.store.published().content;
+      const { html } = previewEmail(scope.config, sender, { ...draft, slug: 'preview' });
+      return sendPreviewDocument(reply, html);
+    },
+  );
 
   scope.get(`${PREFIX}/:id`, async (request) => {
     const { id } = parsedOr400(idParam, request.params);

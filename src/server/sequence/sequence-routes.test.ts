@@ -7,9 +7,11 @@ import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase } from '../../../tests/support/test-database';
 import { eventually } from '../../../tests/support/eventually';
 import { runExclusively } from '../periodic/periodic-work';
+import { EMAIL_PREVIEW_CSP } from '../broadcasts/preview-document';
 import { sequenceSteps } from './sequence-enqueue';
 import {
   ADMIN_SEQUENCE_PATH,
+  ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH,
   SENDER_MISSING_MESSAGE,
   type AdminSequence,
   type EmailPreview,
@@ -79,7 +81,7 @@ describeEachDatabase('Admin → the follow-up sequence', (use) => {
       headers: { cookie, origin: 'https://evil.example' },
     });
     expect(foreign.statusCode).toBe(403);
-    for (const path of ['/test', '/preview']) {
+    for (const path of ['/test', '/preview', '/preview.html']) {
       const response = await app.inject({
         method: 'POST',
         url: `${ADMIN_SEQUENCE_PATH}${path}`,
@@ -336,6 +338,41 @@ describeEachDatabase('Admin → the follow-up sequence', (use) => {
     expect(preview.text).toContain('utm_campaign=sequence-41');
     const invalid = await admin('POST', `${ADMIN_SEQUENCE_PATH}/preview`, {
       payload: { delayDays: 0, subject: '', html: '<p>x</p>' },
+    });
+    expect(invalid.statusCode).toBe(400);
+  });
+
+  it('serves a step preview as a document of its own, with its own policy, from the site only', async () => {
+    const payload = new URLSearchParams({
+      draft: JSON.stringify({
+        ...step(
+          1,
+          'Day one',
+          '<p><a href="https://example.com/a">Read</a> <img src=x onerror=alert(1)></p>',
+        ),
+        id: 7,
+      }),
+    }).toString();
+    const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+    const response = await admin('POST', ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH, {
+      payload,
+      headers,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['content-security-policy']).toBe(EMAIL_PREVIEW_CSP);
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(response.body).toContain('Hi Alex,');
+    expect(response.body).toContain('utm_campaign=sequence-7');
+    expect(response.body).not.toContain('onerror');
+    const foreign = await admin('POST', ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH, {
+      payload,
+      headers: { ...headers, origin: 'https://evil.example' },
+    });
+    expect(foreign.statusCode).toBe(403);
+    const invalid = await admin('POST', ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH, {
+      payload: new URLSearchParams({ draft: JSON.stringify(step(0, '')) }).toString(),
+      headers,
     });
     expect(invalid.statusCode).toBe(400);
   });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import {
   ADMIN_SEQUENCE_PATH,
+  ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH,
   sequenceDraftSchema,
   sequenceStepDraftSchema,
   type AdminSequence,
@@ -9,6 +10,11 @@ import {
 import { recordAudit, wholeRows } from '../admin/audit/audit-log';
 import { sanitizeRichText } from '../admin/tables/sanitize-rich-text';
 import { previewEmail, sendTestEmail } from '../broadcasts/admin-emails';
+import {
+  acceptPreviewForms,
+  previewFormDraft,
+  sendPreviewDocument,
+} from '../broadcasts/preview-document';
 import { parsedOr400 } from '../http/input';
 import { lockSequence, readSequence, saveSequence, SLUG_PREFIX } from './sequence-store';
 
@@ -61,4 +67,14 @@ export const sequenceRoutes: FastifyPluginAsync = async (scope) => {
     const { sender } = scope.store.published().content;
     return previewEmail(scope.config, sender, stepMessage(request.body));
   });
+
+  acceptPreviewForms(scope);
+  scope.post(
+    ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH.replace('/api/admin', ''),
+    async (request, reply) => {
+      const { sender } = scope.store.published().content;
+      const message = stepMessage(previewFormDraft(request.body));
+      return sendPreviewDocument(reply, previewEmail(scope.config, sender, message).html);
+    },
+  );
 };

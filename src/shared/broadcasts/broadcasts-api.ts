@@ -19,16 +19,26 @@ import * as z from 'zod/mini';
  *          admin, marked as a test in the subject; refused like /send without a sender)
  * - POST   ADMIN_BROADCASTS_PATH + '/preview' BroadcastDraft → 200 EmailPreview (as a
  *          subscriber named "Alex" would get it)
+ * - POST   ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH  form { draft: JSON BroadcastDraft } → 200
+ *          text/html: the same email as a document of its own, with a policy of its own, for
+ *          the preview frames (a srcdoc frame would take the admin page's policy, which refuses
+ *          the email's inline styles)
  *
  * - GET    ADMIN_SEQUENCE_PATH                        → 200 AdminSequence
  * - PUT    ADMIN_SEQUENCE_PATH  SequenceDraft         → 200 AdminSequence
  * - POST   ADMIN_SEQUENCE_PATH + '/test' SequenceStepDraft → 200 { sentTo }
  * - POST   ADMIN_SEQUENCE_PATH + '/preview' SequenceStepDraft → 200 EmailPreview
+ * - POST   ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH  form { draft: JSON SequenceStepDraft } → 200
+ *          text/html, as for a broadcast
  */
 
 export const ADMIN_BROADCASTS_PATH = '/api/admin/broadcasts';
 export const adminBroadcastPath = (id: number) => `${ADMIN_BROADCASTS_PATH}/${id}`;
 export const ADMIN_SEQUENCE_PATH = '/api/admin/sequence';
+export const ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH = `${ADMIN_BROADCASTS_PATH}/preview.html`;
+export const ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH = `${ADMIN_SEQUENCE_PATH}/preview.html`;
+/** The form field the preview documents take the draft in, as JSON. */
+export const PREVIEW_DRAFT_FIELD = 'draft';
 
 export const SENDER_MISSING_MESSAGE =
   'Add your name and postal address under Store → Sender before sending: every list email shows them.';

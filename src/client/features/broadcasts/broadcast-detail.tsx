@@ -1,6 +1,10 @@
 import { ArrowLeft, Ban, Pause, Play, Save, Trash2 } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import type { AdminBroadcast, BroadcastDraft } from '../../../shared/broadcasts/broadcasts-api';
+import {
+  ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH,
+  type AdminBroadcast,
+  type BroadcastDraft,
+} from '../../../shared/broadcasts/broadcasts-api';
 import { errorMessage } from '../../../shared/error-message';
 import { adminSecondaryButton } from '../../components/admin-styles';
 import { LoadFailed, PanelLoading } from '../../components/load-states';
@@ -378,6 +382,8 @@ export function BroadcastDetail({
         <div className="mt-5 border-t border-sand-200 pt-5">
           <EmailTools
             title="Broadcast preview"
+            draft={draft}
+            documentPath={ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH}
             preview={() => client.preview(draft)}
             test={() => client.test(draft)}
           />

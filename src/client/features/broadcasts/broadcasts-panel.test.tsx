@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH,
   ADMIN_BROADCASTS_PATH,
   SENDER_MISSING_MESSAGE,
   type AdminBroadcast,
@@ -133,6 +134,13 @@ describe('Broadcasts panel', () => {
       },
     });
     vi.spyOn(window, 'confirm').mockReturnValue(true);
+    // The frames are navigated by forms posted to them (jsdom does not navigate).
+    const submitted: HTMLFormElement[] = [];
+    vi.spyOn(HTMLFormElement.prototype, 'submit').mockImplementation(function (
+      this: HTMLFormElement,
+    ) {
+      submitted.push(this);
+    });
     render(<BroadcastsPanel />);
     fireEvent.click(await screen.findByRole('button', { name: 'New broadcast' }));
     type('Subject', 'Winter notes');
@@ -145,9 +153,33 @@ describe('Broadcasts panel', () => {
     click('Preview');
     const frames = await screen.findAllByTitle(/^Broadcast preview at/);
     expect(frames.map((frame) => frame.getAttribute('width'))).toEqual(['375', '1280']);
-    expect(frames[0]!.getAttribute('srcdoc')).toBe('<p>Hello Alex</p>');
+    expect(screen.getByText('Winter notes', { selector: 'strong' })).toBeDefined();
+    // Each frame is a document of its own posted from a form: no srcdoc, which would take the
+    // admin page's policy and lose the email's inline styles.
+    expect(frames.map((frame) => frame.getAttribute('srcdoc'))).toEqual([null, null]);
+    // Sandboxed without scripts (the document's own policy allows none either).
+    expect(frames.map((frame) => frame.getAttribute('sandbox'))).toEqual([
+      'allow-same-origin',
+      'allow-same-origin',
+    ]);
+    const names = frames.map((frame) => frame.getAttribute('name'));
+    expect(new Set(names).size).toBe(2);
+    await waitFor(() => expect(submitted.map((form) => form.target)).toEqual(names));
+    const expectedDraft = {
+      subject: 'Winter notes',
+      preheader: 'Three quiet evenings',
+      html: '<p>Hello</p>',
+      excludeBuyers: true,
+    };
+    for (const form of submitted) {
+      expect(form.method).toBe('post');
+      expect(form.getAttribute('action')).toBe(ADMIN_BROADCAST_PREVIEW_DOCUMENT_PATH);
+      expect(JSON.parse(new FormData(form).get('draft') as string)).toEqual(expectedDraft);
+    }
     click('Send me a test');
     expect(await screen.findByText('Test email sent to owner@example.com.')).toBeDefined();
+    // Re-rendering does not post the preview again.
+    expect(submitted).toHaveLength(2);
 
     click('Send to subscribers');
     expect(window.confirm).toHaveBeenCalledWith(sendNowConfirmation);

@@ -1,6 +1,6 @@
 import { Eye, MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import type { EmailPreview } from '../../../shared/broadcasts/broadcasts-api';
+import { PREVIEW_DRAFT_FIELD, type EmailPreview } from '../../../shared/broadcasts/broadcasts-api';
 import { errorMessage } from '../../../shared/error-message';
 import { adminSecondaryButton } from '../../components/admin-styles';
 import { Spinner } from '../../components/spinner';
@@ -11,30 +11,42 @@ import { SenderMissingNotice } from './sender-missing-notice';
 
 type Busy = 'preview' | 'test' | null;
 
+type Shown = EmailPreview & { fields: Record<string, string> };
+
 /**
  * Preview at phone and desktop widths and a test send to the signed-in admin, of the email as
- * it is in the form (saved or not).
+ * it is in the form (saved or not). The frames show the email as a document of its own, posted
+ * to `documentPath`: written into a frame, it would take the admin page's policy, which refuses
+ * its inline styles.
  */
 export function EmailTools({
   title,
+  draft,
+  documentPath,
   preview,
   test,
 }: {
   /** What the preview frames are of ("Broadcast preview"). */
   title: string;
+  /** The email as it is in the form. */
+  draft: unknown;
+  /** Where the preview document of `draft` is posted. */
+  documentPath: string;
   preview(): Promise<EmailPreview>;
   test(): Promise<{ sentTo: string }>;
 }) {
   const [busy, setBusy] = useState<Busy>(null);
-  const [shown, setShown] = useState<EmailPreview | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
   const [outcome, setOutcome] = useState<Outcome | 'sender-missing' | null>(null);
 
   async function run(kind: Exclude<Busy, null>) {
     setBusy(kind);
     setOutcome(null);
     try {
-      if (kind === 'preview') setShown(await preview());
-      else {
+      if (kind === 'preview') {
+        const fields = { [PREVIEW_DRAFT_FIELD]: JSON.stringify(draft) };
+        setShown({ ...(await preview()), fields });
+      } else {
         const { sentTo } = await test();
         setOutcome({ tone: 'success', text: `Test email sent to ${sentTo}.` });
       }
@@ -84,7 +96,7 @@ export function EmailTools({
             <span className="text-ink-muted">Subject: </span>
             <strong className="font-semibold text-ink">{shown.subject}</strong>
           </p>
-          <ViewportPreview html={shown.html} title={title} />
+          <ViewportPreview post={{ action: documentPath, fields: shown.fields }} title={title} />
         </section>
       ) : null}
     </div>

@@ -1,10 +1,11 @@
 import { Plus, Save, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
-import type {
-  AdminSequence,
-  AdminSequenceStep,
-  SendResults,
-  SequenceStepDraft,
+import {
+  ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH,
+  type AdminSequence,
+  type AdminSequenceStep,
+  type SendResults,
+  type SequenceStepDraft,
 } from '../../../shared/broadcasts/broadcasts-api';
 import { errorMessage } from '../../../shared/error-message';
 import {
@@ -138,6 +139,8 @@ function StepCard({
         <div className="border-t border-sand-200 pt-5">
           <EmailTools
             title={`Email ${index + 1} preview`}
+            draft={draft}
+            documentPath={ADMIN_SEQUENCE_PREVIEW_DOCUMENT_PATH}
             preview={() => client.previewStep(draft)}
             test={() => client.testStep(draft)}
           />
