@@ -83,7 +83,7 @@ export function StoreSchedulePanel({
       {current ? (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
           <CalendarClock aria-hidden="true" className="size-5 shrink-0 text-sage-700" />
-          <p className="min-w-0 flex-1 text-ink">
+          <p className="min-w-0 flex-1 basis-56 text-ink">
             The saved draft will be published on{' '}
             <time dateTime={current.publishAt} className="font-semibold">
               {scheduleTime(current.publishAt)}
