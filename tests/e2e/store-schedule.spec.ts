@@ -30,7 +30,7 @@ test('the owner schedules the draft in their zone and cancels it', async ({ page
   const day = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   await section.getByLabel('Publish at').fill(`${day}T09:00`);
-  await section.getByRole('button', { name: 'Schedule publish' }).click();
+  await section.getByRole('button', { name: 'Schedule', exact: true }).click();
   const time = section.locator('time');
   const shown = `${new Date(Date.UTC(year, month - 1, date)).toLocaleString('en-US', {
     month: 'short',

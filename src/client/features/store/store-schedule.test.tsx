@@ -32,7 +32,7 @@ describe('StoreSchedulePanel', () => {
     render(<StoreSchedulePanel dirty={false} client={client} />);
     const input = await screen.findByLabelText('Publish at');
     fireEvent.change(input, { target: { value: '2031-12-01T09:30' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Schedule publish' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
     const time = await screen.findByText(scheduleTime(fromLocalInput('2031-12-01T09:30')!));
     expect(client.setSchedule).toHaveBeenCalledWith(fromLocalInput('2031-12-01T09:30'));
     expect(time.tagName).toBe('TIME');
@@ -57,23 +57,23 @@ describe('StoreSchedulePanel', () => {
       new Error('The time to publish must be in the future.'),
     );
     const { rerender } = render(<StoreSchedulePanel dirty={false} client={client} />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Schedule publish' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Schedule' }));
     expect(screen.getByRole('alert').textContent).toBe('Choose the date and time to publish.');
     expect(client.setSchedule).not.toHaveBeenCalled();
 
     fireEvent.change(screen.getByLabelText('Publish at'), {
       target: { value: '2020-01-01T09:00' },
     });
-    fireEvent.click(screen.getByRole('button', { name: 'Schedule publish' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Schedule' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'The time to publish must be in the future.',
     );
     expect(screen.getByLabelText('Publish at')).toBeTruthy();
 
     rerender(<StoreSchedulePanel dirty client={client} />);
-    expect(
-      (screen.getByRole('button', { name: 'Schedule publish' }) as HTMLButtonElement).disabled,
-    ).toBe(true);
+    expect((screen.getByRole('button', { name: 'Schedule' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     expect(screen.getByText(/Save the draft first/)).toBeTruthy();
   });
 });

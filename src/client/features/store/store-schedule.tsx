@@ -123,7 +123,7 @@ export function StoreSchedulePanel({
           </label>
           <button type="submit" className={adminPrimaryButton} disabled={busy || dirty}>
             {busy ? <Spinner /> : <CalendarClock aria-hidden="true" className="size-4" />}
-            Schedule publish
+            Schedule
           </button>
           <p className="w-full text-sm text-ink-muted">
             {dirty
