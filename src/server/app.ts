@@ -48,6 +48,7 @@ import { fileRoutes } from './store/files/file-routes';
 import { storeFileRoutes } from './store/files/upload-route';
 import { storePreviewRoute } from './store/store-preview-route';
 import { storeAdminRoutes } from './store/store-routes';
+import { storeScheduleRoutes } from './store/store-schedule-routes';
 import { codeAdminRoutes } from './codes/code-admin-routes';
 import { pagesPlugin } from './web/page-renderer';
 import { notFound, staticSite } from './web/static-site';
@@ -85,6 +86,7 @@ const adminRoutes = [
   sourcesRoutes,
   adminOrderRoutes,
   storeAdminRoutes,
+  storeScheduleRoutes,
   codeAdminRoutes,
   storePreviewRoute,
   storeFileRoutes,

@@ -42,6 +42,7 @@ const expectedColumns: Record<
   | 'insight_client_daily'
   | 'store_versions'
   | 'store_draft'
+  | 'store_schedule'
   | 'store_files'
   | 'store_file_chunks'
   | 'store_image_variants'
@@ -196,6 +197,7 @@ const expectedColumns: Record<
   // DESIGN.md "The offer, edited by the owner": published versions, kept whole, and one draft.
   store_versions: ['version', 'content', 'published_at', 'published_by'],
   store_draft: ['id', 'content', 'updated_at', 'updated_by'],
+  store_schedule: ['id', 'content', 'publish_at', 'created_at', 'created_by'],
   // DESIGN.md "The offer, edited by the owner": uploads, their bytes in chunks, image variants.
   store_files: [
     'id',

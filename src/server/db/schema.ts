@@ -201,6 +201,14 @@ export type StoreVersion = {
   published_by: string | null;
 };
 
+export type StoreSchedule = {
+  id: Generated<number>;
+  content: ColumnType<unknown, string, string>;
+  publish_at: Timestamp;
+  created_at: Timestamp;
+  created_by: string;
+};
+
 export type StoreDraft = {
   id: Generated<number>;
   content: ColumnType<unknown, string, string>;
@@ -381,6 +389,7 @@ export type Database = CoversEveryTable<{
   insight_client_daily: { day: string; browser: string; device: string; visitors: number };
   store_versions: StoreVersion;
   store_draft: StoreDraft;
+  store_schedule: StoreSchedule;
   store_files: StoreFile;
   store_file_chunks: StoreFileChunk;
   store_image_variants: StoreImageVariant;

@@ -5,6 +5,7 @@ import type { StoreContent } from '../../shared/store/store-content';
 import { isDatabaseUnavailable } from '../http/errors';
 import { completeContent } from './complete-content';
 import { watchPublished, type PublishedWatch } from './published-watch';
+import { publishDue } from './store-schedule';
 import {
   newerVersion,
   priceVersions,
@@ -128,11 +129,32 @@ export const storePlugin = fp(
         shownProduct(app.config.priceRules, spans, product, now),
     } satisfies StoreService);
 
+    /**
+     * A scheduled publish whose time has come, by whichever instance claims it first; on each
+     * check of the watch (every POLL_MS at the latest), so it is live everywhere well within
+     * STORE_REFRESH_MS of its time. Its failure is logged and the live version read anyway.
+     */
+    async function publishScheduled() {
+      try {
+        const outcome = await publishDue(db, seed);
+        if (outcome && 'published' in outcome) {
+          app.log.info(outcome, 'Published a scheduled store version');
+        } else if (outcome) {
+          app.log.error(outcome, 'A scheduled store version was not published');
+        }
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          app.log.error({ err: error }, 'Could not publish a scheduled store version');
+        } else throw error;
+      }
+    }
+
     let watch: PublishedWatch | undefined;
     app.addHook('onReady', async () => {
       watch = watchPublished({
         newClient: () => app.database.newClient(),
         check: async () => {
+          await publishScheduled();
           await refresh();
         },
         log: app.log,

@@ -16,6 +16,7 @@ import {
 } from '../../../shared/store/store-content';
 import { fakeApi, type FakeRequest } from '../../../../tests/support/client/fake-api';
 import { CODES_PATH } from '../../../shared/codes/codes-api';
+import { STORE_SCHEDULE_PATH } from '../../../shared/store/schedule-api';
 import { StorePage } from './store-page';
 
 /** A store on the fake server: the draft, and each published version's content. */
@@ -85,6 +86,8 @@ function fakeStore() {
     },
     // The Codes section below the form: no codes yet.
     [CODES_PATH]: { status: 200, body: { rows: [] } },
+    // The Scheduled publish section: nothing scheduled.
+    [STORE_SCHEDULE_PATH]: { status: 200, body: { schedule: null } },
     [STORE_PREVIEW_PATH]: (request) => {
       const { content } = request.body as { content: StoreContent };
       return { status: 200, text: `<html><body><h1>${content.hero.title}</h1></body></html>` };

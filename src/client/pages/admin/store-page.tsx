@@ -23,6 +23,7 @@ import { storeAdminClient, type StoreAdminClient } from '../../features/store/st
 import { StorePreview } from '../../features/store/store-preview';
 import { StoreSections } from '../../features/store/store-sections';
 import { StoreVersions } from '../../features/store/store-versions';
+import { StoreSchedulePanel } from '../../features/store/store-schedule';
 import { CodesPanel } from '../../features/codes/codes-panel';
 
 type Outcome = { tone: 'success' | 'error'; text: string } | null;
@@ -241,6 +242,16 @@ export function StorePage({ client = storeAdminClient }: { client?: StoreAdminCl
           <StorePreview html={preview} />
         </section>
       )}
+
+      <section aria-labelledby="store-schedule-heading" className={`${card} mt-8`}>
+        <h3
+          id="store-schedule-heading"
+          className="border-b border-sand-200 px-5 py-4 text-lg font-semibold text-sage-800"
+        >
+          Scheduled publish
+        </h3>
+        <StoreSchedulePanel dirty={dirty} />
+      </section>
 
       <section aria-labelledby="store-versions-heading" className={`${card} mt-8`}>
         <h3
