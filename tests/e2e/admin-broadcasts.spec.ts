@@ -12,7 +12,7 @@ import { expectNoViolations } from './support';
 
 // Two busy cores: the page's first fetches can take longer than the default 5 s.
 const expect = baseExpect.configure({ timeout: 20_000 });
-const SHOTS = '/work/coord/shots/preview';
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results/shots/broadcasts';
 const SUBSCRIBERS = 12;
 const database = `bcast_ui_e2e_${process.pid}`;
 let pool: pg.Pool | undefined;

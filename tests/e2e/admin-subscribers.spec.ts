@@ -5,7 +5,7 @@ import { adminTest } from './admin-fixtures';
 import { expect } from './fixtures';
 import { expectNoViolations } from './support';
 
-const SHOTS = '/work/coord/shots/list';
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results/shots/list';
 
 const test = adminTest({}, async (world) => {
   // A few subscribers through the import API itself (pending, each sent a confirmation).

@@ -4,8 +4,8 @@ import type { Page } from '@playwright/test';
 import { expectNoViolations } from './support';
 import { expect, test, visitorEmail } from './forms-fixtures';
 
-const SHOTS = '/work/coord/shots/list';
-const CHOICE_SHOTS = '/work/coord/shots/list-more';
+const SHOTS = process.env.SHOTS_DIR ?? 'test-results/shots/list';
+const CHOICE_SHOTS = process.env.SHOTS_DIR ?? 'test-results/shots/list-more';
 const viewports = [
   { name: '375', width: 375, height: 812 },
   { name: '1280', width: 1280, height: 800 },
