@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
  * - PUT    adminBroadcastPath(id) BroadcastDraft      → 200 AdminBroadcast (draft or scheduled only)
  * - DELETE adminBroadcastPath(id)                     → 204 (draft or scheduled only)
  * - POST   adminBroadcastPath(id) + '/send' { at? }   → 200 AdminBroadcast: now, or at a time
- *          (status `scheduled`); 409 { error: SENDER_MISSING_MESSAGE } until the store's
+ *          (status `scheduled`); 409 { message: SENDER_MISSING_MESSAGE } (the app's error shape) until the store's
  *          sender name and postal address are set
  * - POST   adminBroadcastPath(id) + '/pause' | '/resume' | '/cancel' → 200 AdminBroadcast
  * - POST   ADMIN_BROADCASTS_PATH + '/test' BroadcastDraft → 200 { sentTo } (to the signed-in
