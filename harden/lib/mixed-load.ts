@@ -37,6 +37,9 @@ export type MixedLoad = {
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/** undici's codes for a connection that ended before any answer: closed, reset, or written after its close. */
+const resendable = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 /**
  * `connections` loops, each making one request after the other until stopped: of every ten,
  * five page loads, three form submissions (the five forms in turn, a new email each) and two
@@ -95,11 +98,14 @@ async function timed(
       };
     }
   };
-  // The connection closed under the request with no answer: sent again, at most twice, as
-  // Chromium does (kMaxRetryAttempts); the checks then find whether a copy was stored twice.
+  // The connection closed or was reset under the request with no answer: sent again, at most
+  // twice, as Chromium does for a reused connection (ShouldResendRequest on
+  // ERR_CONNECTION_CLOSED or ERR_CONNECTION_RESET, kMaxRetryAttempts). An nginx reload closes
+  // its old workers' idle kept-alive connections, and a request written as that happens meets
+  // a reset rather than a close. The checks then find whether a copy was stored twice.
   const first = await once();
   let last = first;
-  for (let resend = 0; resend < 2 && last.status === 0 && last.error === 'UND_ERR_SOCKET'; resend++)
+  for (let resend = 0; resend < 2 && last.status === 0 && resendable.has(last.error!); resend++)
     last = { ...(await once()), resentAfter: first.error };
   return last;
 }
