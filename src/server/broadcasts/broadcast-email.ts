@@ -56,6 +56,21 @@ function textWithLinks(html: string, slug: string): string {
   return richTextToPlain(linked);
 }
 
+/** The parts of a message every recipient shares, rendered once per message object. */
+const rendered = new WeakMap<BroadcastMessage, { html: string; text: string }>();
+
+function renderedBody(message: BroadcastMessage) {
+  let body = rendered.get(message);
+  if (!body) {
+    body = {
+      html: withCampaignLinks(message.html, message.slug),
+      text: textWithLinks(message.html, message.slug),
+    };
+    rendered.set(message, body);
+  }
+  return body;
+}
+
 function greeting(name: string): string {
   return name.trim() ? `Hi ${name.trim()},` : 'Hi,';
 }
@@ -75,6 +90,7 @@ export function broadcastEmail(
   const preview = message.preheader.trim()
     ? `<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(message.preheader.trim())}</div>`
     : '';
+  const body = renderedBody(message);
   const footer =
     `<p style="font-size:13px;color:#5b6b60">${escapeHtml(sender.name.trim())}<br>` +
     `${escapeHtml(sender.postalAddress.trim()).replace(/\r?\n/g, '<br>')}</p>`;
@@ -83,14 +99,11 @@ export function broadcastEmail(
     {
       to: [to.email],
       subject: message.subject,
-      html: page(
-        `${preview}<p>${escapeHtml(greeting(to.name))}</p>` +
-          `${withCampaignLinks(message.html, message.slug)}${footer}`,
-      ),
+      html: page(`${preview}<p>${escapeHtml(greeting(to.name))}</p>` + `${body.html}${footer}`),
       text: [
         greeting(to.name),
         '',
-        textWithLinks(message.html, message.slug),
+        body.text,
         '',
         '--',
         sender.name.trim(),

@@ -20,7 +20,7 @@ import {
   snapshotAudience,
   startScheduled,
 } from './broadcast-lifecycle';
-import { ensureRateWindows, returnPermits, takePermits } from './list-rate';
+import { ensureRateWindows } from './list-rate';
 import {
   claimRecipients,
   markRecipientFailed,
@@ -71,6 +71,13 @@ export type ListSender = {
 
 type Held = ClaimedRecipient & { token: string; message: BroadcastMessage };
 
+/**
+ * How long an accepted message waits for others to be marked sent with it: one statement for
+ * a burst instead of one for every two or three messages. Until then it stays claimed, so a
+ * kill sends it again as it would a send in flight; a stop waits for the mark.
+ */
+const RECORD_GATHER_MS = 20;
+
 /** How long the sender's footer read from the live store version is reused. */
 const SENDER_CACHE_MS = 2_000;
 
@@ -86,12 +93,17 @@ export function createListSender(options: ListSenderOptions): ListSender {
   const { db, mailer, log, config } = options;
   const pollMs = options.pollMs ?? pollFor(config.mailRetryDelaysMs);
   const concurrency = Math.max(1, options.concurrency ?? mailer.parallel - 1);
-  // Rows held at once, sending or next: a claim's statements serve a batch, not one message.
-  // Their permits count in the window they were claimed in, at most one batch early.
-  const maxHeld = concurrency * 2;
+  // Rows held at once, sending or next: a claim's statements serve a batch, not one message,
+  // and the next batch is claimed when half are left. Their permits count in the window they
+  // were claimed in, at most one batch early.
+  const maxHeld = concurrency * 4;
   const leaseMs = leaseFor(config.mailTimeoutMs);
   const rate = { perSecond: config.mailRatePerSecond, perHour: config.mailRatePerHour };
-  const recordSent = createBatchRecorder((batch: Held[]) => markRecipientsSent(db, batch));
+  const recordSent = createBatchRecorder((batch: Held[]) => markRecipientsSent(db, batch), {
+    gatherMs: RECORD_GATHER_MS,
+  });
+  /** Accepted messages being marked sent: their send slots are free meanwhile. */
+  const recording = new Set<Promise<void>>();
   const waiting: Held[] = [];
   const sending = new Map<Promise<void>, Held>();
   const awaitingReply = new Set<Held>();
@@ -118,7 +130,17 @@ export function createListSender(options: ListSenderOptions): ListSender {
     const result = await mailer.send(email, () => awaitingReply.add(held));
     awaitingReply.delete(held);
     if (result.status === 'sent') {
-      await recordSent(held);
+      // The slot goes to the next message at once; the sent mark follows with the others of
+      // its burst (a stop waits for it, a kill before it sends this one again).
+      const recorded = recordSent(held)
+        .catch((error: unknown) =>
+          log.warn(
+            { err: error, recipient: held.id },
+            'Could not record a list email; its claim expires and it is tried again',
+          ),
+        )
+        .finally(() => recording.delete(recorded));
+      recording.add(recorded);
       return;
     }
     if (result.permanent) {
@@ -155,7 +177,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
           sending.delete(sent);
           pump(from);
           // Claim the next batch while the rest are still sending.
-          if (waiting.length + sending.size <= concurrency) run();
+          if (waiting.length + sending.size <= maxHeld / 2) run();
         });
       sending.set(sent, held);
     }
@@ -172,29 +194,10 @@ export function createListSender(options: ListSenderOptions): ListSender {
     await finishSent(db);
   }
 
-  /** Issues each claimed message its unsubscribe token (only its hash is stored). */
-  async function withTokens(claimed: ClaimedRecipient[]): Promise<Held[]> {
-    const held = claimed.map((row) => ({
-      ...row,
-      token: newToken(),
-      message: messages.get(row.broadcast_id)!,
-    }));
-    if (held.length > 0) {
-      await db
-        .insertInto('list_tokens')
-        .values(
-          held.map((row) => ({
-            token_hash: tokenHash(row.token),
-            subscriber_id: row.subscriber_id,
-            purpose: 'unsubscribe' as const,
-          })),
-        )
-        .execute();
-    }
-    return held;
-  }
-
-  /** Claims as many due messages as there are free slots and permits; returns the next wait. */
+  /**
+   * Claims as many due messages as there are free slots and permits, each with a new
+   * unsubscribe token (only its hash is stored); returns the next wait.
+   */
   async function claim(): Promise<number | undefined> {
     await upkeep();
     const room = maxHeld - sending.size - waiting.length;
@@ -205,23 +208,29 @@ export function createListSender(options: ListSenderOptions): ListSender {
       await ensureRateWindows(db);
       windowsReady = true;
     }
-    const permits = await takePermits(db, room, rate);
+    const tokens = Array.from({ length: room }, newToken);
+    const { claimed, permits } = await claimRecipients(db, {
+      wanted: room,
+      rate,
+      leaseMs,
+      tokenHashes: tokens.map(tokenHash),
+    });
     if (permits.granted === 0) return permits.waitMs;
-    let claimed: ClaimedRecipient[] = [];
-    try {
-      claimed = await claimRecipients(db, permits.granted, leaseMs);
-    } finally {
-      await returnPermits(db, permits.granted - claimed.length, permits.windows);
-    }
     const unknown = [...new Set(claimed.map((row) => row.broadcast_id))].filter(
       (id) => !messages.has(id),
     );
     for (const [id, message] of await readMessages(db, unknown)) messages.set(id, message);
-    waiting.push(...(await withTokens(claimed)));
+    waiting.push(
+      ...claimed.map(({ n, ...row }) => ({
+        ...row,
+        token: tokens[n - 1]!,
+        message: messages.get(row.broadcast_id)!,
+      })),
+    );
     pump(from);
     if (claimed.length < permits.granted) return pollMs;
     // All granted were due: more may be, once slots or the next window's permits are free.
-    return permits.granted < room ? Math.max(permits.waitMs, 1) : undefined;
+    return permits.granted < room ? 1 : undefined;
   }
 
   function schedule(ms: number) {
@@ -289,6 +298,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
           log.warn({ err: error }, 'Could not release claimed list emails; their claims expire'),
         ),
       ]);
+      await Promise.all(recording);
       clearTimeout(bound);
       clearInterval(renewing);
     },

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { fromNow } from '../mail/delivery-store';
+import { permitsOf, permitsTaken, permitsUsed, type ListRate, type Permits } from './list-rate';
 
 /** A claimed message of a broadcast or sequence step to one subscriber, ready to render. */
 export type ClaimedRecipient = {
@@ -13,40 +14,64 @@ export type ClaimedRecipient = {
 };
 
 /**
- * Claims up to `limit` due messages of broadcasts that are sending (a sequence step's row is
- * always `sending`) for `leaseMs`, in one statement: `FOR UPDATE SKIP LOCKED`, so two senders
- * never claim the same row and a dead sender's claim expires. A due row whose subscriber is no
- * longer `confirmed` (unsubscribed, bounced, complained) is marked `skipped` in that same
- * statement instead of being claimed: after an unsubscribe commits, no new claim mails them.
+ * Claims, in one statement and one commit, as many due messages of sending broadcasts (a
+ * sequence step's row is always `sending`) as `wanted` and the rate's permits allow (see
+ * list-rate.ts; only claimed messages use a permit), for `leaseMs`, and stores the unsubscribe
+ * token hash of each claimed message: the claimed row numbered n gets `tokenHashes[n - 1]`.
+ * `FOR UPDATE SKIP LOCKED`, so two senders never claim the same row and a dead sender's claim
+ * expires. A due row whose subscriber is no longer `confirmed` (unsubscribed, bounced,
+ * complained) is marked `skipped` instead of being claimed: after an unsubscribe commits, no
+ * new claim mails them.
  */
 export async function claimRecipients(
   db: Kysely<Database>,
-  limit: number,
-  leaseMs: number,
-): Promise<ClaimedRecipient[]> {
-  if (limit <= 0) return [];
-  const claimed = await sql<ClaimedRecipient>`
-    with due as (
-      select r.id, s.status = 'confirmed' as deliverable, s.email, s.name
+  claim: Claim,
+): Promise<{ claimed: (ClaimedRecipient & { n: number })[]; permits: Permits }> {
+  const { rows } = await claimStatement(claim).execute(db);
+  const row = rows[0]!;
+  return { claimed: row.claimed, permits: permitsOf(row) };
+}
+
+export type Claim = { wanted: number; rate: ListRate; leaseMs: number; tokenHashes: string[] };
+
+/** The claim's one statement (its plan is tested: it reads the due rows in index order). */
+export function claimStatement({ wanted, rate, leaseMs, tokenHashes }: Claim) {
+  return sql<Parameters<typeof permitsOf>[0] & { claimed: (ClaimedRecipient & { n: number })[] }>`
+    with ${permitsTaken(wanted, rate)},
+    due as (
+      select r.id, r.next_attempt_at, s.status = 'confirmed' as deliverable, s.email, s.name
       from broadcast_recipients r
-      join broadcasts b on b.id = r.broadcast_id
       join list_subscribers s on s.id = r.subscriber_id
       where r.status = 'pending' and r.next_attempt_at <= now()
         and (r.locked_until is null or r.locked_until <= now())
-        and b.status = 'sending'
+        -- Not a join: its estimate (the rows of one broadcast among all) could choose sorting
+        -- every due row over reading the due index in order.
+        and r.broadcast_id = any(array(select id from broadcasts where status = 'sending'))
       order by r.next_attempt_at, r.id
-      limit ${limit}
+      limit ${wanted}
       for update of r skip locked),
     skipped as (
       update broadcast_recipients r set status = 'skipped', locked_until = null
-      from due where r.id = due.id and not due.deliverable
-      returning r.id)
-    update broadcast_recipients r
-    set attempts = r.attempts + 1, locked_until = ${fromNow(leaseMs)}
-    from due
-    where r.id = due.id and due.deliverable
-    returning r.id, r.broadcast_id, r.subscriber_id, r.attempts, due.email, due.name`.execute(db);
-  return claimed.rows;
+      from due where r.id = due.id and not due.deliverable),
+    chosen as (
+      select id, email, name, row_number() over (order by next_attempt_at, id)::int as n
+      from due where deliverable),
+    claimed as (
+      update broadcast_recipients r
+      set attempts = r.attempts + 1, locked_until = ${fromNow(leaseMs)}
+      from chosen
+      where r.id = chosen.id and chosen.n <= (select granted from permits)
+      returning r.id, r.broadcast_id, r.subscriber_id, r.attempts, chosen.email, chosen.name,
+        chosen.n),
+    tokens as (
+      insert into list_tokens (token_hash, subscriber_id, purpose)
+      select hash, claimed.subscriber_id, 'unsubscribe'
+      from claimed
+      join unnest(${tokenHashes}::text[]) with ordinality as t(hash, n) on t.n = claimed.n),
+    ${permitsUsed()}
+    select permits.*,
+      (select coalesce(json_agg(claimed order by n), '[]') from claimed) as claimed
+    from permits`;
 }
 
 /** Renews the claims of rows still being worked on, so no one else claims them meanwhile. */
