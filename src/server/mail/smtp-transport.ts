@@ -1,10 +1,10 @@
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer';
 import type { MailTransport } from './transports';
 
 /** Sends carried at once, each on a connection reused for many messages. */
 const POOL_CONNECTIONS = 10;
+const BACKSTOP_MS = 1_000;
 
 type StreamPluginMail = {
   data: { handedOver?: () => void };
@@ -14,8 +14,9 @@ type StreamPluginMail = {
 /**
  * Real delivery over SMTP (SMTP_URL); nodemailer reads TLS and auth options from the URL.
  * One pooled transporter per process: every email reuses an open connection instead of a
- * new TCP and SMTP handshake. Connecting and the greeting are bounded by `timeoutMs`; the
- * socket may stay silent for `replyWaitMs`, the wait for the reply to the end of the data.
+ * new TCP and SMTP handshake. Connecting and the greeting are bounded by the mailer's
+ * `timeoutMs`; the socket may stay silent for `replyWaitMs`, the wait for the reply to the end
+ * of the data.
  */
 export function smtpTransport(url: string, timeoutMs: number, replyWaitMs: number): MailTransport {
   const transporter = nodemailer.createTransport({
@@ -25,8 +26,10 @@ export function smtpTransport(url: string, timeoutMs: number, replyWaitMs: numbe
     // (delivery-worker.ts); requests sending their own email use them too.
     maxConnections: POOL_CONNECTIONS * 2,
     maxMessages: Infinity,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
+    // The mailer's own timer (timeoutMs) ends a send first and names the wait it gave up on;
+    // these only back it up.
+    connectionTimeout: timeoutMs + BACKSTOP_MS,
+    greetingTimeout: timeoutMs + BACKSTOP_MS,
     socketTimeout: replyWaitMs,
   });
   // The last stage of the message stream is read by the connection only after the server took
@@ -45,17 +48,13 @@ export function smtpTransport(url: string, timeoutMs: number, replyWaitMs: numbe
   });
   return {
     async send(mail, signal, handedOver) {
-      // Composed into one buffer first: streamed, the message reaches the socket in dozens of
-      // small writes, one system call each.
-      const raw = await new MailComposer(mail).compile().build();
       // The signal goes to the pool too: at the timeout it takes a message still waiting for a
       // connection off the queue, or closes the connection carrying it (the next send gets a
       // fresh one). Without it the abandoned message stayed queued or on its connection and
       // was delivered after the delivery had been recorded as not sent (sent twice once
       // retried), and every new send waited behind such messages and timed out too.
       const sending = transporter.sendMail({
-        envelope: { from: mail.from, to: mail.to },
-        raw,
+        ...mail,
         signal,
         handedOver,
       } as Parameters<typeof transporter.sendMail>[0]);
