@@ -1,12 +1,12 @@
 import type { Config } from '../config/load-config';
-import { page } from '../mail/email-layout';
+import { page, PAGE_END, PAGE_START } from '../mail/email-layout';
 import { escapeHtml } from '../mail/escape-html';
 import type { MailMessage } from '../mail/mail-message';
 import { listConfirmPath, listUnsubscribePath } from '../../shared/list/list-api';
 import { guideFilePath } from '../../shared/store/files-api';
 import type { StoreContent } from '../../shared/store/store-content';
 
-type Recipient = { email: string; name: string };
+export type Recipient = { email: string; name: string };
 
 const button =
   'display:inline-block;padding:12px 24px;border-radius:999px;background:#4d6b57;color:#ffffff;text-decoration:none;font-weight:bold';
@@ -31,6 +31,84 @@ function mailboxOf(from: string): string {
   return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }
 
+/** The parts of a templated email that differ per recipient. */
+export type TemplateSlot = 'greeting' | 'token';
+/** A body of a templated email: its fixed text (HTML already escaped) and its slots, in order. */
+export type TemplatePart = string | { slot: TemplateSlot };
+
+/**
+ * An email with what differs per recipient left open: filled here by fillTemplate, or by the
+ * database when an import queues many at once (list-import.ts), always to the same message.
+ */
+export type EmailTemplate = {
+  subject: string;
+  html: TemplatePart[];
+  text: TemplatePart[];
+};
+
+const GREETING = { slot: 'greeting' } as const;
+const TOKEN = { slot: 'token' } as const;
+
+/**
+ * A recipient's values for the slots, as each body takes them: escaped for the HTML. A token is
+ * base64url (newToken), which escaping leaves as it is.
+ */
+export function slotValues(
+  to: Recipient,
+  token: string,
+): { html: Record<TemplateSlot, string>; text: Record<TemplateSlot, string> } {
+  const hello = greeting(to.name);
+  return {
+    html: { greeting: escapeHtml(hello), token: escapeHtml(token) },
+    text: { greeting: hello, token },
+  };
+}
+
+function filled(parts: TemplatePart[], values: Record<TemplateSlot, string>): string {
+  return parts.map((part) => (typeof part === 'string' ? part : values[part.slot])).join('');
+}
+
+/** The template's message to one recipient. */
+export function fillTemplate(template: EmailTemplate, to: Recipient, token: string): MailMessage {
+  const values = slotValues(to, token);
+  return {
+    to: [to.email],
+    subject: template.subject,
+    html: filled(template.html, values.html),
+    text: filled(template.text, values.text),
+  };
+}
+
+/** The confirmation email, its greeting and its link's token left open. */
+export function confirmationTemplate(
+  config: Pick<Config, 'publicUrl'>,
+  content: StoreContent,
+): EmailTemplate {
+  // The link is this, then the token.
+  const link = `${config.publicUrl}${listConfirmPath('')}`;
+  const { list, product } = content;
+  const small = 'font-size:13px;color:#5b6b60';
+  return {
+    subject: list.confirmSubject,
+    html: [
+      `${PAGE_START}<p>`,
+      GREETING,
+      `</p>${paragraphs(list.confirmText)}<p><a href="${escapeHtml(link)}`,
+      TOKEN,
+      `" style="${button}">Confirm my subscription</a></p>` +
+        `<p style="${small}">Or open this link: ${escapeHtml(link)}`,
+      TOKEN,
+      `</p><p style="${small}">${escapeHtml(product.name)}</p>${PAGE_END}`,
+    ],
+    text: [
+      GREETING,
+      `\n\n${list.confirmText}\n\nConfirm my subscription: ${link}`,
+      TOKEN,
+      `\n\n${product.name}`,
+    ],
+  };
+}
+
 /** The confirmation email: one button that leads to the confirm page (which needs a click). */
 export function confirmationEmail(
   config: Pick<Config, 'publicUrl'>,
@@ -38,27 +116,7 @@ export function confirmationEmail(
   to: Recipient,
   token: string,
 ): MailMessage {
-  const link = `${config.publicUrl}${listConfirmPath(token)}`;
-  const { list, product } = content;
-  return {
-    to: [to.email],
-    subject: list.confirmSubject,
-    html: page(
-      `<p>${escapeHtml(greeting(to.name))}</p>${paragraphs(list.confirmText)}` +
-        `<p><a href="${escapeHtml(link)}" style="${button}">Confirm my subscription</a></p>` +
-        `<p style="font-size:13px;color:#5b6b60">Or open this link: ${escapeHtml(link)}</p>` +
-        `<p style="font-size:13px;color:#5b6b60">${escapeHtml(product.name)}</p>`,
-    ),
-    text: [
-      greeting(to.name),
-      '',
-      list.confirmText,
-      '',
-      `Confirm my subscription: ${link}`,
-      '',
-      product.name,
-    ].join('\n'),
-  };
+  return fillTemplate(confirmationTemplate(config, content), to, token);
 }
 
 /**

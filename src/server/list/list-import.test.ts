@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../../../tests/support/eventually';
 import { signIn } from '../../../tests/support/sign-in';
 import { startSmtpSink, type SmtpSink } from '../../../tests/support/smtp-sink';
@@ -8,8 +8,17 @@ import { buildTestApp } from '../../../tests/support/test-app';
 import { testConfig } from '../../../tests/support/test-config';
 import { describeEachDatabase, type TestDatabase } from '../../../tests/support/test-database';
 import { ADMIN_SUBSCRIBERS_PATH, type ImportReport } from '../../shared/list/list-api';
+import Papa from 'papaparse';
 import { HttpError } from '../http/errors';
-import { IMPORT_BATCH, importSubscribers, type ImportOptions } from './list-import';
+import { TOKEN_PATTERN, tokenHash } from '../http/tokens';
+import { confirmationEmail } from './list-emails';
+import {
+  csvRows,
+  IMPORT_BATCH,
+  importSubscribers,
+  PARSE_BLOCK,
+  type ImportOptions,
+} from './list-import';
 
 const ADMIN = 'owner@example.com';
 
@@ -24,6 +33,54 @@ function inPieces(text: string, size: number): Readable {
     })(),
   );
 }
+
+async function allRows(body: Readable, maxBytes = 1 << 24) {
+  const blocks: string[][][] = [];
+  for await (const block of csvRows(body, maxBytes)) blocks.push(block);
+  return blocks;
+}
+
+describe('The import CSV, read a block at a time', () => {
+  // A field with the delimiter, quotes and line ends in it, a letter of two UTF-16 halves, an
+  // empty line, and a quoted field longer than a block.
+  const long = 'x'.repeat(PARSE_BLOCK + 100);
+  const files = {
+    comma: ['email,name', 'a@x.test,"Ann, ""the"" first\nline two"', '', 'b@x.test,Zoë 😀'],
+    semicolon: ['email;name', 'a@x.test;Ann; Lee', 'b@x.test;"B;\r\nC"', 'c@x.test;"' + long + '"'],
+    tab: ['email\tname', 'a@x.test\tAnn', ' \t ', 'b@x.test\t😀😀'],
+  };
+  const texts = Object.entries(files).flatMap(([kind, lines]) =>
+    ['\n', '\r\n'].map((end) => ({
+      kind: `${kind} ${JSON.stringify(end)}`,
+      text: [
+        ...lines,
+        ...Array.from(
+          { length: 3000 },
+          (_, i) => `m${i}@x.test${kind === 'tab' ? '\t' : kind === 'comma' ? ',' : ';'}N ${i}`,
+        ),
+      ].join(end),
+    })),
+  );
+
+  it.each(texts)('gives the rows papaparse gives for the whole file ($kind)', async ({ text }) => {
+    const whole = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' }).data;
+    for (const size of [3, 1000, 65_536, text.length]) {
+      const rows = (await allRows(inPieces(text, size))).flat();
+      expect(rows, `pieces of ${size}`).toEqual(whole);
+    }
+  });
+
+  it('holds no more than a block of text at once, also when the file arrives whole', async () => {
+    const lines = [
+      'email,name',
+      ...Array.from({ length: 20_000 }, (_, i) => `r${i}@x.test,R ${i}`),
+    ];
+    const blocks = await allRows(Readable.from([Buffer.from(lines.join('\n'))]));
+    expect(blocks.flat()).toHaveLength(lines.length);
+    // A row here is at least 12 characters and its line end.
+    expect(Math.max(...blocks.map((block) => block.length))).toBeLessThanOrEqual(PARSE_BLOCK / 13);
+  });
+});
 
 describeEachDatabase('The subscribers import, read as it arrives', (use) => {
   let sink: SmtpSink;
@@ -133,6 +190,72 @@ describeEachDatabase('The subscribers import, read as it arrives', (use) => {
       valid: 0,
       duplicates: total + 2,
     });
+  });
+
+  it('queues the confirmation email each address would get alone, whose link confirms it', async () => {
+    // A name cut at 120 characters between the halves of a letter keeps U+FFFD in its place.
+    const cut = `${'c'.repeat(119)}😀`;
+    const names = ['', '  Ann  ', `<b>"Tom" & 'Jerry'</b>`, 'Zoë', cut];
+    const csv = [
+      'email,name',
+      ...names.map((name, i) => `sent${i}@emails.test,"${name.replace(/"/g, '""')}"`),
+    ];
+    const answer = await importOver(csv.join('\n'), false);
+    expect(answer.json<ImportReport>()).toMatchObject({ valid: names.length });
+
+    const rows = await database.db
+      .selectFrom('list_subscribers as s')
+      .innerJoin('mail_deliveries as m', (join) =>
+        join.onRef('m.source_id', '=', 's.id').on('m.source_table', '=', 'list_subscribers'),
+      )
+      .innerJoin('list_tokens as t', 't.subscriber_id', 's.id')
+      .select([
+        's.id',
+        's.email',
+        's.name',
+        's.status',
+        's.confirmed_at',
+        'm.recipient',
+        'm.subject',
+        'm.html',
+        'm.text',
+        't.token_hash',
+        't.purpose',
+      ])
+      .where('s.email', 'like', '%@emails.test')
+      .orderBy('s.id')
+      .execute();
+    expect(rows.map((row) => row.name)).toEqual([
+      '',
+      'Ann',
+      names[2],
+      'Zoë',
+      `${'c'.repeat(119)}\uFFFD`,
+    ]);
+    const content = app.store.published().content;
+    for (const row of rows) {
+      expect(row).toMatchObject({ status: 'pending', confirmed_at: null, purpose: 'confirm' });
+      const token = /\/list\/confirm\/([^\s"<]+)/.exec(row.text)![1]!;
+      expect(token).toMatch(TOKEN_PATTERN);
+      expect(row.token_hash).toBe(tokenHash(token));
+      const alone = confirmationEmail(app.config, content, row, token);
+      expect({ to: [row.recipient], subject: row.subject, html: row.html, text: row.text }).toEqual(
+        alone,
+      );
+    }
+    const tokens = new Set(rows.map((row) => row.token_hash));
+    expect(tokens.size).toBe(rows.length);
+
+    // Only the click on the emailed link confirms.
+    const first = rows[1]!;
+    const path = /\/list\/confirm\/[A-Za-z0-9_-]+/.exec(first.text)![0];
+    expect((await app.inject({ method: 'POST', url: path })).statusCode).toBe(200);
+    const confirmed = await database.db
+      .selectFrom('list_subscribers')
+      .select(['status'])
+      .where('id', '=', first.id)
+      .executeTakeFirstOrThrow();
+    expect(confirmed.status).toBe('confirmed');
   });
 
   it('writes each batch before the rest of the file has arrived', async () => {

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { pipeline, Transform, type Readable } from 'node:stream';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
 import { emailSchema } from '../../shared/forms/form-schemas';
@@ -8,9 +8,14 @@ import type { StoreContent } from '../../shared/store/store-content';
 import type { Config } from '../config/load-config';
 import type { Database } from '../db/schema';
 import { HttpError } from '../http/errors';
-import { newToken, tokenHash } from '../http/tokens';
-import { deliveryColumns } from '../mail/delivery-store';
-import { confirmationEmail } from './list-emails';
+import { newToken } from '../http/tokens';
+import {
+  confirmationTemplate,
+  slotValues,
+  type EmailTemplate,
+  type TemplatePart,
+  type TemplateSlot,
+} from './list-emails';
 import { suppressionHash } from './list-erase';
 import { LIST_SOURCE_TABLE } from './list-service';
 
@@ -21,6 +26,9 @@ import { LIST_SOURCE_TABLE } from './list-service';
 export const IMPORT_BATCH = 200;
 
 type ImportRow = { email: string; name: string };
+
+/** Half a surrogate pair on its own (a name cut at 120 characters): U+FFFD, as UTF-8 has it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Where the address and the name are in the file's lines, from its first line. */
 type Columns = { email: number; name: number };
@@ -33,45 +41,119 @@ function columnsOf(first: string[]): { columns: Columns; header: boolean } {
 }
 
 /**
- * The upload as text, whole characters only (a letter split between two chunks stays one
- * letter), refused once it is larger than `maxBytes`.
+ * The most characters of the upload parsed at once: their rows are all that is held of the
+ * file (besides the batch being written), however it arrives (in the network's 64 KB chunks,
+ * or in one piece).
  */
-function utf8Within(maxBytes: number): Transform {
-  const decoder = new StringDecoder('utf8');
-  let bytes = 0;
-  return new Transform({
-    readableObjectMode: true,
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) done(new HttpError(413, 'The list is too large to import.'));
-      else done(null, decoder.write(chunk) || undefined);
-    },
-    flush(done) {
-      done(null, decoder.end() || undefined);
-    },
-  });
+export const PARSE_BLOCK = 16_384;
+/**
+ * The start of the file papaparse guesses its delimiter and line ends from: its first lines
+ * (papaparse tries each delimiter on 10), or this many characters of a file of long lines.
+ */
+const GUESS_LINES = 11;
+const GUESS_CHARS = 65_536;
+
+/** Whether `text` holds GUESS_LINES line ends (\n, \r\n or \r). */
+function guessable(text: string): boolean {
+  if (text.length >= GUESS_CHARS) return true;
+  let lines = 0;
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    if (code === 10 || (code === 13 && text.charCodeAt(at + 1) !== 10)) lines += 1;
+    if (lines >= GUESS_LINES) return true;
+  }
+  return false;
+}
+
+/** `text` in pieces of at most PARSE_BLOCK characters, never between the halves of a pair. */
+function* blocksOf(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > PARSE_BLOCK) {
+    let end = start + PARSE_BLOCK;
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+    yield text.slice(start, end);
+    start = end;
+  }
+  if (start < text.length) yield text.slice(start);
 }
 
 /**
- * The import's data rows as the CSV arrives (papaparse reading the stream, paused while a batch
- * is written): each row's address and name, in file order, the header line left out.
+ * The upload's CSV rows as it arrives, a block of text at a time, read with papaparse's own
+ * parser as its stream reads chunks: the delimiter and line ends guessed from the start of the
+ * file, each block's last row, if cut, kept for the next, empty lines left out. Not through
+ * papaparse's stream: paused every 16 rows while a batch is written, it splits the rest of its
+ * chunk again on each resume, and a 100,000-row file cost it gigabytes of short-lived strings,
+ * whose collections moved each batch's rows to the old generation, which the RSS then carries.
+ * The whole characters of the upload only (a letter split between two chunks stays one letter);
+ * refused once it is larger than `maxBytes`.
  */
-async function* importRows(body: Readable, maxBytes: number): AsyncGenerator<ImportRow> {
-  const parser = Papa.parse(Papa.NODE_STREAM_INPUT, { skipEmptyLines: 'greedy' });
-  // A failure anywhere (the upload cut, the file too large) ends the rows with its error.
-  pipeline(body, utf8Within(maxBytes), parser, () => {});
-  let columns: Columns | undefined;
-  for await (const line of parser as AsyncIterable<string[]>) {
-    if (!columns) {
-      line[0] = (line[0] ?? '').replace(/^\uFEFF/, '');
-      const first = columnsOf(line);
-      columns = first.columns;
-      if (first.header) continue;
+export async function* csvRows(body: Readable, maxBytes: number): AsyncGenerator<string[][]> {
+  const decoder = new StringDecoder('utf8');
+  let bytes = 0;
+  let start = '';
+  let config: Papa.ParseConfig | undefined;
+  let cut = '';
+  function* parse(text: string, last: boolean): Generator<string[][]> {
+    if (!config) {
+      const { meta } = Papa.parse(text, { preview: 1, skipEmptyLines: 'greedy' });
+      config = {
+        delimiter: meta.delimiter,
+        newline: meta.linebreak as Papa.ParseConfig['newline'],
+      };
     }
-    yield {
-      email: (line[columns.email] ?? '').trim(),
-      name: columns.name >= 0 ? (line[columns.name] ?? '').trim().slice(0, 120) : '',
-    };
+    for (const block of blocksOf(text)) {
+      const input = cut + block;
+      const { data, meta } = new Papa.Parser(config).parse(input, 0, true) as Papa.ParseResult<
+        string[]
+      >;
+      cut = input.slice(meta.cursor);
+      yield data.filter((row) => row.some((cell) => cell.trim() !== ''));
+    }
+    if (last && cut) {
+      const { data } = new Papa.Parser(config).parse(cut, 0, false) as Papa.ParseResult<string[]>;
+      yield data.filter((row) => row.some((cell) => cell.trim() !== ''));
+    }
+  }
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    bytes += data.length;
+    if (bytes > maxBytes) throw new HttpError(413, 'The list is too large to import.');
+    const text = decoder.write(data);
+    if (config) {
+      yield* parse(text, false);
+    } else if (guessable((start += text))) {
+      yield* parse(start, false);
+      start = '';
+    }
+  }
+  yield* parse(start + decoder.end(), true);
+}
+
+/**
+ * The import's data rows as the CSV arrives, a block at a time: each row's address and name,
+ * in file order, the header line left out.
+ */
+async function* importRows(body: Readable, maxBytes: number): AsyncGenerator<ImportRow[]> {
+  let columns: Columns | undefined;
+  for await (const lines of csvRows(body, maxBytes)) {
+    const rows: ImportRow[] = [];
+    for (const line of lines) {
+      if (!columns) {
+        line[0] = (line[0] ?? '').replace(/^\uFEFF/, '');
+        const first = columnsOf(line);
+        columns = first.columns;
+        if (first.header) continue;
+      }
+      rows.push({
+        email: (line[columns.email] ?? '').trim(),
+        name:
+          columns.name >= 0
+            ? (line[columns.name] ?? '').trim().slice(0, 120).replace(LONE_SURROGATE, '\uFFFD')
+            : '',
+      });
+    }
+    yield rows;
   }
 }
 
@@ -81,7 +163,7 @@ async function* importRows(body: Readable, maxBytes: number): AsyncGenerator<Imp
  * many of a batch are new (the others are on the list, earlier in the file, or erased).
  */
 async function sortInBatches(
-  rows: AsyncIterable<ImportRow>,
+  blocks: AsyncIterable<ImportRow[]>,
   write: (batch: ImportRow[]) => Promise<number>,
 ): Promise<Omit<ImportReport, 'dryRun'>> {
   const report = { rows: 0, valid: 0, invalid: 0, duplicates: 0 };
@@ -95,21 +177,23 @@ async function sortInBatches(
     batch = [];
     keys = new Set();
   };
-  for await (const row of rows) {
-    report.rows += 1;
-    const checked = emailSchema.safeParse(row.email);
-    if (!checked.success) {
-      report.invalid += 1;
-      continue;
+  for await (const rows of blocks) {
+    for (const row of rows) {
+      report.rows += 1;
+      const checked = emailSchema.safeParse(row.email);
+      if (!checked.success) {
+        report.invalid += 1;
+        continue;
+      }
+      const key = checked.data.toLowerCase();
+      if (keys.has(key)) {
+        report.duplicates += 1;
+        continue;
+      }
+      keys.add(key);
+      batch.push({ email: checked.data, name: row.name });
+      if (batch.length >= IMPORT_BATCH) await flush();
     }
-    const key = checked.data.toLowerCase();
-    if (keys.has(key)) {
-      report.duplicates += 1;
-      continue;
-    }
-    keys.add(key);
-    batch.push({ email: checked.data, name: row.name });
-    if (batch.length >= IMPORT_BATCH) await flush();
   }
   await flush();
   return report;
@@ -126,7 +210,7 @@ function keysOf(batch: ImportRow[]) {
  * in a temporary table of the run's own transaction, not in memory, so an address twice in
  * the file counts once however far apart, and a file of any length takes the same memory.
  */
-async function dryRun(db: Kysely<Database>, rows: AsyncIterable<ImportRow>) {
+async function dryRun(db: Kysely<Database>, rows: AsyncIterable<ImportRow[]>) {
   return db.transaction().execute(async (trx) => {
     await sql`create temporary table import_seen (email text primary key) on commit drop`.execute(
       trx,
@@ -147,54 +231,76 @@ async function dryRun(db: Kysely<Database>, rows: AsyncIterable<ImportRow>) {
   });
 }
 
+/** A body of the template as an SQL expression, its slots read from the batch's columns. */
+function filledInSql(parts: TemplatePart[], slots: Record<TemplateSlot, RawBuilder<string>>) {
+  return sql.join(
+    parts.map((part) => (typeof part === 'string' ? sql`${part}::text` : slots[part.slot])),
+    sql` || `,
+  );
+}
+
 /**
- * One batch added `pending`, in one short transaction: the subscribers not on the list and
- * not erased, then, in one statement, their `imported` events, their confirmation links and
- * their confirmation emails. Answers how many were added.
+ * One batch added `pending`, in one statement: the subscribers not on the list and not erased,
+ * with their `imported` events, their confirmation links and their confirmation emails. The
+ * emails are the confirmation template filled in by the database, so only each row's address,
+ * name, greeting and token are sent, not a rendered message each. Answers how many were added.
  */
 async function addBatch(
   db: Kysely<Database>,
   batch: ImportRow[],
-  mail: { config: Pick<Config, 'publicUrl'>; content: StoreContent },
+  template: EmailTemplate,
   event: { source: string; version: number | null },
 ): Promise<number> {
   const { hashes } = keysOf(batch);
-  return db.transaction().execute(async (trx) => {
-    const { rows: added } = await sql<{ id: number | string; email: string; name: string }>`
-      insert into list_subscribers (email, name, source)
-      select k.email, k.name, 'import'
-      from unnest(${batch.map((row) => row.email)}::text[], ${batch.map((row) => row.name)}::text[],
-        ${hashes}::text[]) as k(email, name, hash)
-      where not exists (select 1 from list_suppressions x where x.email_hash = k.hash)
-      on conflict ((lower(email))) do nothing
-      returning id, email, name`.execute(trx);
-    if (added.length === 0) return 0;
-    const ids = added.map((row) => String(row.id));
-    const tokens = added.map(() => newToken());
-    const emails = added.map((row, index) =>
-      deliveryColumns(
-        { table: LIST_SOURCE_TABLE },
-        confirmationEmail(mail.config, mail.content, row, tokens[index]!),
-      ),
-    );
-    await sql`
-      with events as (
-        insert into list_consent_events (subscriber_id, kind, source, wording_version)
-        select id, 'imported', ${event.source}, ${event.version}::integer
-        from unnest(${ids}::bigint[]) as id),
-      links as (
-        insert into list_tokens (token_hash, subscriber_id, purpose)
-        select hash, id, 'confirm'
-        from unnest(${tokens.map(tokenHash)}::text[], ${ids}::bigint[]) as t(hash, id))
-      insert into mail_deliveries (source_table, source_id, recipient, subject, html, text)
-      select ${LIST_SOURCE_TABLE}, id, recipient, subject, html, text
-      from unnest(${ids}::bigint[], ${emails.map((row) => row.recipient)}::text[],
-        ${emails.map((row) => row.subject)}::text[], ${emails.map((row) => row.html)}::text[],
-        ${emails.map((row) => row.text)}::text[]) as m(id, recipient, subject, html, text)`.execute(
-      trx,
-    );
-    return added.length;
+  const tokens = batch.map(() => newToken());
+  const values = batch.map((row, index) => slotValues(row, tokens[index]!));
+  const html = filledInSql(template.html, {
+    greeting: sql.ref('f.greeting_html'),
+    token: sql.ref('f.token'),
   });
+  const text = filledInSql(template.text, {
+    greeting: sql.ref('f.greeting_text'),
+    token: sql.ref('f.token'),
+  });
+  // The batch's columns as one JSON text: a text[] parameter per column costs pg's array
+  // literal writer, in JavaScript, several times the memory of the rows themselves.
+  const columns = JSON.stringify([
+    batch.map((row) => row.email),
+    batch.map((row) => row.name),
+    hashes,
+    tokens,
+    values.map((value) => value.html.greeting),
+    values.map((value) => value.text.greeting),
+  ]);
+  // An address is once in a batch (sortInBatches), so a new row is found again by its address.
+  const { rows } = await sql<{ added: number }>`
+    with j as (select ${columns}::json as c),
+    k as (
+      select k.* from j, rows from (json_array_elements_text(j.c -> 0),
+        json_array_elements_text(j.c -> 1), json_array_elements_text(j.c -> 2),
+        json_array_elements_text(j.c -> 3), json_array_elements_text(j.c -> 4),
+        json_array_elements_text(j.c -> 5))
+        with ordinality as k(email, name, hash, token, greeting_html, greeting_text, n)),
+    added as (
+      insert into list_subscribers (email, name, source)
+      select k.email, k.name, 'import' from k
+      where not exists (select 1 from list_suppressions x where x.email_hash = k.hash)
+      order by k.n
+      on conflict ((lower(email))) do nothing
+      returning id, email),
+    f as (select a.id, k.* from added a join k on k.email = a.email),
+    events as (
+      insert into list_consent_events (subscriber_id, kind, source, wording_version)
+      select f.id, 'imported', ${event.source}, ${event.version}::integer from f order by f.n),
+    links as (
+      insert into list_tokens (token_hash, subscriber_id, purpose)
+      select encode(sha256(convert_to(f.token, 'UTF8')), 'hex'), f.id, 'confirm' from f),
+    emails as (
+      insert into mail_deliveries (source_table, source_id, recipient, subject, html, text)
+      select ${LIST_SOURCE_TABLE}, f.id, f.email, ${template.subject}, ${html}, ${text}
+      from f order by f.n)
+    select count(*)::integer as added from f`.execute(db);
+  return rows[0]!.added;
 }
 
 export type ImportOptions = {
@@ -219,8 +325,9 @@ export async function importSubscribers(
 ): Promise<ImportReport> {
   const rows = importRows(body, options.maxBytes);
   if (options.dryRun) return { ...(await dryRun(db, rows)), dryRun: true };
+  const template = confirmationTemplate(options.mail.config, options.mail.content);
   const report = await sortInBatches(rows, async (batch) => {
-    const added = await addBatch(db, batch, options.mail, options.event);
+    const added = await addBatch(db, batch, template, options.event);
     if (added > 0) options.queued();
     return added;
   });

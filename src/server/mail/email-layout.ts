@@ -37,11 +37,13 @@ export function table(rows: Row[]): string {
   return `<table style="border-collapse:collapse;width:100%;max-width:640px">${body}</table>`;
 }
 
+/** What page() puts before and after an email's content. */
+export const PAGE_START =
+  '<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2a24">';
+export const PAGE_END = '</body></html>';
+
 export function page(content: string): string {
-  return (
-    '<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2a24">' +
-    `${content}</body></html>`
-  );
+  return `${PAGE_START}${content}${PAGE_END}`;
 }
 
 export function textBody(heading: string, rows: Row[], footer?: string): string {
