@@ -333,6 +333,28 @@ describeEachDatabase('list sender', (use) => {
     expectEachOnce('unsub', 29);
   });
 
+  it('checks a claimed message again before it starts: an unsubscribe while it waits for a slot stops it', async () => {
+    const ids = await subscribers('slot', 4);
+    const id = await broadcastTo(ids, 'slot');
+    sink.delayEach(400);
+    const config = await configWith();
+    const mailer = createMailer(config, log);
+    // One send at a time and four held: the last waits more than a second for its slot.
+    const sender = createListSender({ db, mailer, log, config, pollMs: 50, concurrency: 1 });
+    running.push({ sender, mailer });
+    sender.start();
+    await eventually(async () => {
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from broadcast_recipients
+        where broadcast_id = ${id} and locked_until is not null`.execute(db);
+      return rows[0]!.n === 4 || undefined;
+    });
+    await sql`update list_subscribers set status = 'unsubscribed', unsubscribed_at = now()
+      where id = ${ids[3]}`.execute(db);
+    expect(await done(id)).toEqual({ sent: 3, skipped: 1 });
+    expect(received('slot').some((mail) => mail.envelopeTo[0] === 'slot4@example.com')).toBe(false);
+  });
+
   it('keeps to MAIL_RATE_PER_SECOND across two senders together', async () => {
     const ids = await subscribers('rate', 40);
     const id = await broadcastTo(ids, 'rate');

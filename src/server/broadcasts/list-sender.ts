@@ -27,6 +27,7 @@ import {
   markRecipientsSent,
   releaseRecipients,
   renewRecipientClaims,
+  stillDeliverable,
   type ClaimedRecipient,
 } from './recipient-store';
 
@@ -69,7 +70,8 @@ export type ListSender = {
   stop(): Promise<void>;
 };
 
-type Held = ClaimedRecipient & { token: string; message: BroadcastMessage };
+/** A claimed message; `checkedAt`: when its subscriber was last seen confirmed. */
+type Held = ClaimedRecipient & { token: string; message: BroadcastMessage; checkedAt: number };
 
 /**
  * How long an accepted message waits for others to be marked sent with it: one statement for
@@ -77,6 +79,12 @@ type Held = ClaimedRecipient & { token: string; message: BroadcastMessage };
  * kill sends it again as it would a send in flight; a stop waits for the mark.
  */
 const RECORD_GATHER_MS = 20;
+
+/**
+ * A claimed message that has waited longer than this for a send slot is checked again before
+ * it starts (one statement for all that wait): an unsubscribe that commits meanwhile stops it.
+ */
+const RECHECK_MS = 100;
 
 /** How long the sender's footer read from the live store version is reused. */
 const SENDER_CACHE_MS = 2_000;
@@ -113,6 +121,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
   let timer: NodeJS.Timeout | undefined;
   let renewing: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let rechecking: Promise<void> | undefined;
   let again = false;
   let stopped = true;
   let lastUpkeep = 0;
@@ -165,6 +174,10 @@ export function createListSender(options: ListSenderOptions): ListSender {
   function pump(from: Sender) {
     // Once stopping, nothing new starts: what is claimed and not sent is handed back.
     while (!stopped && sending.size < concurrency && waiting.length > 0) {
+      if (Date.now() - waiting[0]!.checkedAt > RECHECK_MS) {
+        recheck(from);
+        return;
+      }
       const held = waiting.shift()!;
       const sent = deliver(held, from)
         .catch((error: unknown) =>
@@ -181,6 +194,29 @@ export function createListSender(options: ListSenderOptions): ListSender {
         });
       sending.set(sent, held);
     }
+  }
+
+  /** Checks the waiting messages again, drops those no longer to send, and goes on. */
+  function recheck(from: Sender) {
+    if (rechecking) return;
+    const rows = [...waiting];
+    rechecking = stillDeliverable(db, rows)
+      .then((kept) => {
+        const now = Date.now();
+        for (const row of rows) {
+          if (kept.has(row.id)) row.checkedAt = now;
+          else if (waiting.includes(row)) waiting.splice(waiting.indexOf(row), 1);
+        }
+      })
+      .catch((error: unknown) => {
+        // Claimed as deliverable, and the database is out of reach: sent as claimed.
+        log.warn({ err: error }, 'Could not check waiting list emails again');
+        for (const row of rows) row.checkedAt = Date.now();
+      })
+      .finally(() => {
+        rechecking = undefined;
+        pump(from);
+      });
   }
 
   /** Starts what is scheduled, snapshots audiences and finishes broadcasts, once a poll. */
@@ -225,6 +261,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
         ...row,
         token: tokens[n - 1]!,
         message: messages.get(row.broadcast_id)!,
+        checkedAt: Date.now(),
       })),
     );
     pump(from);
@@ -284,6 +321,7 @@ export function createListSender(options: ListSenderOptions): ListSender {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await rechecking;
       const unsent = waiting.splice(0);
       let bound: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>(

@@ -74,6 +74,29 @@ export function claimStatement({ wanted, rate, leaseMs, tokenHashes }: Claim) {
     from permits`;
 }
 
+/**
+ * Checks claimed rows again before they are sent: a row whose subscriber is no longer
+ * `confirmed`, or that was skipped meanwhile (an unsubscribe ends the sequence's steps), is
+ * marked `skipped`. Returns the ids still to send.
+ */
+export async function stillDeliverable(
+  db: Kysely<Database>,
+  rows: readonly Pick<ClaimedRecipient, 'id'>[],
+): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
+  const { rows: kept } = await sql<{ id: number }>`
+    with checked as (
+      select r.id, r.status = 'pending' and s.status = 'confirmed' as deliverable
+      from broadcast_recipients r
+      join list_subscribers s on s.id = r.subscriber_id
+      where r.id = any(${rows.map((row) => row.id)}::bigint[])),
+    skipped as (
+      update broadcast_recipients r set status = 'skipped', locked_until = null
+      from checked where r.id = checked.id and not checked.deliverable and r.status = 'pending')
+    select id from checked where deliverable`.execute(db);
+  return new Set(kept.map((row) => Number(row.id)));
+}
+
 /** Renews the claims of rows still being worked on, so no one else claims them meanwhile. */
 export async function renewRecipientClaims(
   db: Kysely<Database>,
