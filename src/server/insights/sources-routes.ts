@@ -27,7 +27,7 @@ type DaySales = { date: string; purchases: number; revenue: number };
  * them (today is live), an older one from its roll-up.
  */
 export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
-  const { db } = scope.database;
+  const { db, prepared } = scope.database;
   const { currency } = scope.config.product;
 
   scope.get('/insights/sources', async (request): Promise<InsightSources> => {
@@ -43,10 +43,13 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         select (select min(day) from insight_events where day > live.day and day <= ${to}::date)
         from live where live.day is not null
       ) select day from live where day is not null`;
+    // Prepared statements (their text is the same on every request): planning these seven took
+    // about as long as running them.
     const [rolled, liveCounts, dayCounts, sales, daySales, entries, clients] = await Promise.all([
       // Per key, its running totals at the range's last day minus those before its first
       // (migration 0019), less the rolled-up rows of the days counted live below.
-      sql<CountRow>`
+      prepared(
+        sql<CountRow>`
         with live_days as (${liveDays}), ranged as (
           select k.source, k.medium, k.campaign, k.channel,
             hi.days - coalesce(lo.days, 0) as days,
@@ -77,8 +80,10 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           (r.guide_requests - coalesce(l.guide_requests, 0))::float8 as "guideRequests",
           (r.checkout_clicks - coalesce(l.checkout_clicks, 0))::float8 as "checkoutClicks"
         from ranged r left join live_rolled l using (source, medium, campaign, channel)
-        where r.days > coalesce(l.days, 0)`.execute(db),
-      sql<CountRow>`
+        where r.days > coalesce(l.days, 0)`.compile(db),
+      ),
+      prepared(
+        sql<CountRow>`
         select source, medium, campaign, channel,
           coalesce(sum(visitors) filter (where name = 'page_view'), 0)::float8 as visitors,
           coalesce(sum(events) filter (where name = 'guide_requested'), 0)::float8
@@ -90,10 +95,12 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
             count(distinct visitor) as visitors, count(*) as events
           from insight_events where day between ${from}::date and ${to}::date
           group by day, source, medium, campaign, channel, name
-        ) live group by source, medium, campaign, channel`.execute(db),
+        ) live group by source, medium, campaign, channel`.compile(db),
+      ),
       // The chart: rolled-up days from the totals of all keys or the rows of one source, live
       // days from their events.
-      sql<DayRow>`
+      prepared(
+        sql<DayRow>`
         with live_days as (${liveDays})
         select to_char(day, 'YYYY-MM-DD') as date, visitors::int, pageviews::int from (
           ${
@@ -111,10 +118,12 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         select to_char(day, 'YYYY-MM-DD'), count(distinct visitor)::int, count(*)::int
         from insight_events
         where day between ${from}::date and ${to}::date and name = 'page_view' and ${eventFilter}
-        group by day`.execute(db),
+        group by day`.compile(db),
+      ),
       // Paid orders per key: their running totals (kept by a trigger on orders, migration
       // 0019) at the range's last day minus those before its first.
-      sql<SalesRow>`
+      prepared(
+        sql<SalesRow>`
         select k.source, k.medium, k.campaign, k.channel,
           (hi.purchases - coalesce(lo.purchases, 0))::int as purchases,
           (hi.revenue - coalesce(lo.revenue, 0))::float8 as revenue
@@ -127,9 +136,11 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           select purchases, revenue from order_source_running r
           where r.key_id = k.id and r.day < ${from}::date order by r.day desc limit 1
         ) lo on true
-        where hi.purchases > coalesce(lo.purchases, 0)`.execute(db),
+        where hi.purchases > coalesce(lo.purchases, 0)`.compile(db),
+      ),
       // Paid orders per day, of every source or of the one asked for.
-      sql<DaySales>`
+      prepared(
+        sql<DaySales>`
         ${
           source === undefined
             ? sql`select to_char(day, 'YYYY-MM-DD') as date, purchases,
@@ -140,8 +151,10 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
               from order_source_daily d join order_source_keys k on k.id = d.key_id
               where k.source = ${source} and d.day between ${from}::date and ${to}::date
               group by d.day`
-        }`.execute(db),
-      sql<{ path: string; visitors: number }>`
+        }`.compile(db),
+      ),
+      prepared(
+        sql<{ path: string; visitors: number }>`
         with live as (
           select day, path from (
             select distinct on (day, visitor) day, path from insight_events
@@ -155,8 +168,10 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           select path, visitors from insight_entry_daily d
           where d.day between ${from}::date and ${to}::date
             and d.day not in (select day from live_days)
-        ) t group by path order by visitors desc, path limit 20`.execute(db),
-      sql<{ browser: string; device: string; visitors: number }>`
+        ) t group by path order by visitors desc, path limit 20`.compile(db),
+      ),
+      prepared(
+        sql<{ browser: string; device: string; visitors: number }>`
         with live_days as (${liveDays})
         select browser, device, sum(visitors)::float8 as visitors from (
           select day, browser, device, count(distinct visitor) as visitors from insight_events
@@ -165,7 +180,8 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           select day, browser, device, visitors from insight_client_daily d
           where d.day between ${from}::date and ${to}::date
             and d.day not in (select day from live_days)
-        ) t group by browser, device order by visitors desc, browser, device`.execute(db),
+        ) t group by browser, device order by visitors desc, browser, device`.compile(db),
+      ),
     ]);
 
     // One plain object per key, built field by field: spreading object literals here made
@@ -190,13 +206,13 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
       }
       return row;
     };
-    for (const found of [...rolled.rows, ...liveCounts.rows]) {
+    for (const found of [...rolled, ...liveCounts]) {
       const row = rowOf(found);
       row.visitors += found.visitors;
       row.guideRequests += found.guideRequests;
       row.checkoutClicks += found.checkoutClicks;
     }
-    for (const found of sales.rows) {
+    for (const found of sales) {
       const row = rowOf(found);
       row.purchases += found.purchases;
       row.revenue += found.revenue;
@@ -205,12 +221,12 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
     const byDay = new Map<string, InsightsDay>(
       days.map((date) => [date, { date, visitors: 0, pageviews: 0, purchases: 0, revenue: 0 }]),
     );
-    for (const row of dayCounts.rows) {
+    for (const row of dayCounts) {
       const day = byDay.get(row.date)!;
       day.visitors = row.visitors;
       day.pageviews = row.pageviews;
     }
-    for (const row of daySales.rows) {
+    for (const row of daySales) {
       const day = byDay.get(row.date)!;
       day.purchases = row.purchases;
       day.revenue = row.revenue;
@@ -224,8 +240,8 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([, row]) => row),
       days: [...byDay.values()],
-      entries: entries.rows,
-      clients: clients.rows,
+      entries,
+      clients,
     };
   });
 };
