@@ -168,6 +168,11 @@ export type InsightCampaignKey = {
   channel: string;
   first_day: string;
   last_day: string;
+  /** Its running totals through last_day (migration 0022). */
+  days: Generated<number>;
+  visitors: Generated<number>;
+  guide_requests: Generated<number>;
+  checkout_clicks: Generated<number>;
 };
 
 /** A key's insight_campaign_daily counters summed over its days up to `day`. */

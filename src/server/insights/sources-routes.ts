@@ -47,24 +47,30 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
     // about as long as running them.
     const [rolled, liveCounts, dayCounts, sales, daySales, entries, clients] = await Promise.all([
       // Per key, its running totals at the range's last day minus those before its first
-      // (migration 0019), less the rolled-up rows of the days counted live below.
+      // (migration 0019), less the rolled-up rows of the days counted live below. A range
+      // ending on or after the key's last day takes the key's own totals (migration 0022), and
+      // one starting on or before its first day has nothing to take off: no probe for either.
       prepared(
         sql<CountRow>`
         with live_days as (${liveDays}), ranged as (
           select k.source, k.medium, k.campaign, k.channel,
-            hi.days - coalesce(lo.days, 0) as days,
-            hi.visitors - coalesce(lo.visitors, 0) as visitors,
-            hi.guide_requests - coalesce(lo.guide_requests, 0) as guide_requests,
-            hi.checkout_clicks - coalesce(lo.checkout_clicks, 0) as checkout_clicks
+            coalesce(hi.days, k.days) - coalesce(lo.days, 0) as days,
+            coalesce(hi.visitors, k.visitors) - coalesce(lo.visitors, 0) as visitors,
+            coalesce(hi.guide_requests, k.guide_requests) - coalesce(lo.guide_requests, 0)
+              as guide_requests,
+            coalesce(hi.checkout_clicks, k.checkout_clicks) - coalesce(lo.checkout_clicks, 0)
+              as checkout_clicks
           from insight_campaign_keys k
-          cross join lateral (
-            select days, visitors, guide_requests, checkout_clicks
-            from insight_campaign_running r where r.key_id = k.id and r.day <= ${to}::date
-            order by r.day desc limit 1
-          ) hi
           left join lateral (
             select days, visitors, guide_requests, checkout_clicks
-            from insight_campaign_running r where r.key_id = k.id and r.day < ${from}::date
+            from insight_campaign_running r
+            where k.last_day > ${to}::date and r.key_id = k.id and r.day <= ${to}::date
+            order by r.day desc limit 1
+          ) hi on true
+          left join lateral (
+            select days, visitors, guide_requests, checkout_clicks
+            from insight_campaign_running r
+            where k.first_day < ${from}::date and r.key_id = k.id and r.day < ${from}::date
             order by r.day desc limit 1
           ) lo on true
           where k.first_day <= ${to}::date and k.last_day >= ${from}::date
