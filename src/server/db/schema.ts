@@ -192,6 +192,11 @@ export type OrderSourceKey = {
   medium: string;
   campaign: string;
   channel: string;
+  /** The first and last days of its running rows, and the totals of the last (migration 0022). */
+  first_day: Generated<string>;
+  last_day: Generated<string>;
+  purchases: Generated<number>;
+  revenue: Generated<number>;
 };
 
 /** A key's paid orders of one day (order_source_daily), or through that day (…_running). */

@@ -127,22 +127,28 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         group by day`.compile(db),
       ),
       // Paid orders per key: their running totals (kept by a trigger on orders, migration
-      // 0019) at the range's last day minus those before its first.
+      // 0019) at the range's last day minus those before its first, with the key's own totals
+      // and days (migration 0022) sparing the probes as above.
       prepared(
         sql<SalesRow>`
-        select k.source, k.medium, k.campaign, k.channel,
-          (hi.purchases - coalesce(lo.purchases, 0))::int as purchases,
-          (hi.revenue - coalesce(lo.revenue, 0))::float8 as revenue
-        from order_source_keys k
-        cross join lateral (
-          select purchases, revenue from order_source_running r
-          where r.key_id = k.id and r.day <= ${to}::date order by r.day desc limit 1
-        ) hi
-        left join lateral (
-          select purchases, revenue from order_source_running r
-          where r.key_id = k.id and r.day < ${from}::date order by r.day desc limit 1
-        ) lo on true
-        where hi.purchases > coalesce(lo.purchases, 0)`.compile(db),
+        select source, medium, campaign, channel, purchases::int, revenue::float8 from (
+          select k.source, k.medium, k.campaign, k.channel,
+            coalesce(hi.purchases, k.purchases) - coalesce(lo.purchases, 0) as purchases,
+            coalesce(hi.revenue, k.revenue) - coalesce(lo.revenue, 0) as revenue
+          from order_source_keys k
+          left join lateral (
+            select purchases, revenue from order_source_running r
+            where k.last_day > ${to}::date and r.key_id = k.id and r.day <= ${to}::date
+            order by r.day desc limit 1
+          ) hi on true
+          left join lateral (
+            select purchases, revenue from order_source_running r
+            where k.first_day < ${from}::date and r.key_id = k.id and r.day < ${from}::date
+            order by r.day desc limit 1
+          ) lo on true
+          where k.first_day <= ${to}::date and k.last_day >= ${from}::date
+        ) ranged
+        where purchases > 0`.compile(db),
       ),
       // Paid orders per day, of every source or of the one asked for.
       prepared(

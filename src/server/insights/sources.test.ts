@@ -720,6 +720,26 @@ describeEachDatabase('sources and campaigns', (use) => {
           ]);
       }
     }
+    // Each key carries the days of its running rows and the totals of the last (migration 0022).
+    const keys = await sql<Record<string, unknown>>`
+      select source, medium, campaign, channel, to_char(first_day, 'YYYY-MM-DD') as first,
+        to_char(last_day, 'YYYY-MM-DD') as last, purchases, revenue
+      from order_source_keys order by id`.execute(db);
+    const running = await sql<Record<string, unknown>>`
+      select k.source, k.medium, k.campaign, k.channel,
+        to_char((select min(day) from order_source_running f where f.key_id = k.id), 'YYYY-MM-DD')
+          as first,
+        to_char(r.day, 'YYYY-MM-DD') as last, r.purchases, r.revenue
+      from order_source_keys k
+      join lateral (
+        select day, purchases, revenue from order_source_running r where r.key_id = k.id
+        order by day desc limit 1
+      ) r on true
+      order by k.id`.execute(db);
+    expect(keys.rows).toEqual(running.rows);
+    expect(keys.rows.map((key) => key.source)).toEqual(
+      expect.arrayContaining(['ig', 'news', 'direct', 'pinterest.com']),
+    );
   });
 
   it('refuses a bad range or source and strangers', async () => {
