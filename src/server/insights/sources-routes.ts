@@ -43,13 +43,14 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
         select (select min(day) from insight_events where day > live.day and day <= ${to}::date)
         from live where live.day is not null
       ) select day from live where day is not null`;
-    // Prepared statements (their text is the same on every request): planning these seven took
+    // Prepared statements (their text is the same on every request): planning these six took
     // about as long as running them.
-    const [rolled, liveCounts, dayCounts, sales, daySales, entries, clients] = await Promise.all([
+    const [counts, dayCounts, sales, daySales, entries, clients] = await Promise.all([
       // Per key, its running totals at the range's last day minus those before its first
-      // (migration 0019), less the rolled-up rows of the days counted live below. A range
-      // ending on or after the key's last day takes the key's own totals (migration 0022), and
-      // one starting on or before its first day has nothing to take off: no probe for either.
+      // (migration 0019), less the rolled-up rows of the days counted live; then those days
+      // from their events. A range ending on or after the key's last day takes the key's own
+      // totals (migration 0022), and one starting on or before its first day has nothing to
+      // take off: no probe for either.
       prepared(
         sql<CountRow>`
         with live_days as (${liveDays}), ranged as (
@@ -86,10 +87,9 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
           (r.guide_requests - coalesce(l.guide_requests, 0))::float8 as "guideRequests",
           (r.checkout_clicks - coalesce(l.checkout_clicks, 0))::float8 as "checkoutClicks"
         from ranged r left join live_rolled l using (source, medium, campaign, channel)
-        where r.days > coalesce(l.days, 0)`.compile(db),
-      ),
-      prepared(
-        sql<CountRow>`
+        where r.days > coalesce(l.days, 0)
+        union all
+        -- The live days, from their events.
         select source, medium, campaign, channel,
           coalesce(sum(visitors) filter (where name = 'page_view'), 0)::float8 as visitors,
           coalesce(sum(events) filter (where name = 'guide_requested'), 0)::float8
@@ -218,7 +218,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
       }
       return row;
     };
-    for (const found of [...rolled, ...liveCounts]) {
+    for (const found of counts) {
       const row = rowOf(found);
       row.visitors += found.visitors;
       row.guideRequests += found.guideRequests;
