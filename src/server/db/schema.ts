@@ -168,7 +168,7 @@ export type InsightCampaignKey = {
   channel: string;
   first_day: string;
   last_day: string;
-  /** Its running totals through last_day (migration 0022). */
+  /** Its running totals through last_day (migration 0023). */
   days: Generated<number>;
   visitors: Generated<number>;
   guide_requests: Generated<number>;
@@ -192,7 +192,7 @@ export type OrderSourceKey = {
   medium: string;
   campaign: string;
   channel: string;
-  /** The first and last days of its running rows, and the totals of the last (migration 0022). */
+  /** The first and last days of its running rows, and the totals of the last (migration 0023). */
   first_day: Generated<string>;
   last_day: Generated<string>;
   purchases: Generated<number>;

@@ -64,7 +64,7 @@ export const insightsRollup: PeriodicTask = {
 };
 
 /**
- * Keeps what the Sources answer reads for a range (migrations 0019, 0022): the source keys with
+ * Keeps what the Sources answer reads for a range (migrations 0019, 0023): the source keys with
  * their first and last days and their totals through the last, each key's running totals, rewritten from the earliest day that still
  * has raw events (the only days whose insight_campaign_daily rows change), and the totals over
  * all keys of those days.
@@ -141,7 +141,7 @@ export async function rebuildSourceRanges(trx: Kysely<Database>): Promise<void> 
 
 /**
  * Copies onto each key of `keys` (a query of key ids) its last running totals, those through its
- * last day (migration 0022): a range ending on or after that day reads them from the key.
+ * last day (migration 0023): a range ending on or after that day reads them from the key.
  */
 async function keepKeyTotals(trx: Kysely<Database>, keys: RawBuilder<unknown>): Promise<void> {
   await sql`

@@ -49,7 +49,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
       // Per key, its running totals at the range's last day minus those before its first
       // (migration 0019), less the rolled-up rows of the days counted live; then those days
       // from their events. A range ending on or after the key's last day takes the key's own
-      // totals (migration 0022), and one starting on or before its first day has nothing to
+      // totals (migration 0023), and one starting on or before its first day has nothing to
       // take off: no probe for either.
       prepared(
         sql<CountRow>`
@@ -128,7 +128,7 @@ export const sourcesRoutes: FastifyPluginAsync = async (scope) => {
       ),
       // Paid orders per key: their running totals (kept by a trigger on orders, migration
       // 0019) at the range's last day minus those before its first, with the key's own totals
-      // and days (migration 0022) sparing the probes as above.
+      // and days (migration 0023) sparing the probes as above.
       prepared(
         sql<SalesRow>`
         select source, medium, campaign, channel, purchases::int, revenue::float8 from (

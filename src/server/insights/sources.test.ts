@@ -578,7 +578,7 @@ describeEachDatabase('sources and campaigns', (use) => {
       sql`select * from insight_campaign_day_totals order by day`
         .execute(db)
         .then((result) => result.rows);
-    // Each key carries the running totals of its last day (migration 0022).
+    // Each key carries the running totals of its last day (migration 0023).
     const keyTotals = () =>
       sql<Record<string, unknown>>`
         select k.source, k.medium, k.campaign, k.channel, k.days, k.visitors,
@@ -720,7 +720,7 @@ describeEachDatabase('sources and campaigns', (use) => {
           ]);
       }
     }
-    // Each key carries the days of its running rows and the totals of the last (migration 0022).
+    // Each key carries the days of its running rows and the totals of the last (migration 0023).
     const keys = await sql<Record<string, unknown>>`
       select source, medium, campaign, channel, to_char(first_day, 'YYYY-MM-DD') as first,
         to_char(last_day, 'YYYY-MM-DD') as last, purchases, revenue
