@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import type { TableName } from '../../shared/tables';
 import { describeEachDatabase } from '../../../tests/support/test-database';
+import { openDatabase } from './database';
 import { loadMigrations, migrate } from './migrate';
 
 const formColumns = [
@@ -178,7 +179,19 @@ const expectedColumns: Record<
     'guide_requests',
     'checkout_clicks',
   ],
-  insight_campaign_keys: ['id', 'source', 'medium', 'campaign', 'channel', 'first_day', 'last_day'],
+  insight_campaign_keys: [
+    'id',
+    'source',
+    'medium',
+    'campaign',
+    'channel',
+    'first_day',
+    'last_day',
+    'days',
+    'visitors',
+    'guide_requests',
+    'checkout_clicks',
+  ],
   insight_campaign_running: [
     'key_id',
     'day',
@@ -188,7 +201,17 @@ const expectedColumns: Record<
     'checkout_clicks',
   ],
   insight_campaign_day_totals: ['day', 'visitors', 'pageviews'],
-  order_source_keys: ['id', 'source', 'medium', 'campaign', 'channel'],
+  order_source_keys: [
+    'id',
+    'source',
+    'medium',
+    'campaign',
+    'channel',
+    'first_day',
+    'last_day',
+    'purchases',
+    'revenue',
+  ],
   order_source_daily: ['key_id', 'day', 'purchases', 'revenue'],
   order_source_running: ['key_id', 'day', 'purchases', 'revenue'],
   order_day_totals: ['day', 'purchases', 'revenue'],
@@ -426,6 +449,35 @@ describeEachDatabase('database', (use) => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     expect(row.name).toBe('\u{4b1a2}\ub701\ufffd\ufffd\u{5b6da}');
+  });
+
+  it('runs a prepared query once prepared per connection, with new values each time', async () => {
+    // One connection, so that every statement below meets the same prepared ones.
+    const single = await openDatabase({ databaseUrl: use().url, poolSize: 1 });
+    try {
+      const { db, prepared } = single;
+      const sum = (n: number) =>
+        sql<{ n: number; label: string }>`select ${n}::int8 + 1 as n, ${`#${n}`} as label`.compile(
+          db,
+        );
+      expect(await prepared(sum(1))).toEqual([{ n: 2, label: '#1' }]);
+      expect(await prepared(sum(10))).toEqual([{ n: 11, label: '#10' }]);
+      const other = sql<{ n: number }>`select ${5}::int as n`.compile(db);
+      expect(await prepared(other)).toEqual([{ n: 5 }]);
+      const statements = await sql<{ statement: string; runs: number }>`
+        select statement, generic_plans + custom_plans as runs from pg_prepared_statements
+        order by statement`.execute(db);
+      expect(statements.rows).toEqual(
+        [
+          { statement: sum(1).sql, runs: 2 },
+          { statement: other.sql, runs: 1 },
+        ].sort((a, b) => (a.statement < b.statement ? -1 : 1)),
+      );
+      await expect(prepared(sql`select * from no_such_table`.compile(db))).rejects.toThrow();
+      expect(await prepared(sum(2))).toEqual([{ n: 3, label: '#2' }]);
+    } finally {
+      await single.close();
+    }
   });
 
   it('migrating again applies nothing, and concurrent migrations apply each file once', async () => {

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import path from 'node:path';
 import { lockDataDir } from './data-dir-lock';
@@ -25,6 +25,13 @@ export type AppDatabase = {
    * stays open); the caller connects and ends it.
    */
   newClient(): pg.Client;
+  /**
+   * Runs a compiled query as a prepared statement, one name per distinct text: each connection
+   * of the pool parses it once, and PostgreSQL plans it once when a generic plan serves as well
+   * as one made for the values. For hot reads whose text does not vary with their input (the
+   * values go in parameters); every distinct text stays prepared on each connection.
+   */
+  prepared<R>(query: CompiledQuery<R>): Promise<R[]>;
   /** Resolves when the database answers a query. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -143,6 +150,9 @@ function openPool(
       },
     }),
   });
+  // Statement names by text: node-postgres prepares a name once per connection, and refuses a
+  // name already prepared there with another text.
+  const names = new Map<string, string>();
   let closing: Promise<void> | undefined;
   return {
     ...identity,
@@ -151,6 +161,16 @@ function openPool(
     newClient: () => {
       if (closed) throw new Error('The database is closed.');
       return new pg.Client(settings);
+    },
+    prepared: async <R>(query: CompiledQuery<R>) => {
+      if (closed) throw new Error('The database is closed.');
+      let name = names.get(query.sql);
+      if (name === undefined) {
+        name = `prepared_${names.size + 1}`;
+        names.set(query.sql, name);
+      }
+      const result = await pool.query({ name, text: query.sql, values: [...query.parameters] });
+      return result.rows as R[];
     },
     ping: async () => {
       await sql`select 1`.execute(db);

@@ -168,6 +168,11 @@ export type InsightCampaignKey = {
   channel: string;
   first_day: string;
   last_day: string;
+  /** Its running totals through last_day (migration 0023). */
+  days: Generated<number>;
+  visitors: Generated<number>;
+  guide_requests: Generated<number>;
+  checkout_clicks: Generated<number>;
 };
 
 /** A key's insight_campaign_daily counters summed over its days up to `day`. */
@@ -187,6 +192,11 @@ export type OrderSourceKey = {
   medium: string;
   campaign: string;
   channel: string;
+  /** The first and last days of its running rows, and the totals of the last (migration 0023). */
+  first_day: Generated<string>;
+  last_day: Generated<string>;
+  purchases: Generated<number>;
+  revenue: Generated<number>;
 };
 
 /** A key's paid orders of one day (order_source_daily), or through that day (…_running). */

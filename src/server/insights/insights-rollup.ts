@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import type { PeriodicTask } from '../periodic/periodic-work';
 import { utcDay } from '../../shared/utc-days';
@@ -64,8 +64,8 @@ export const insightsRollup: PeriodicTask = {
 };
 
 /**
- * Keeps what the Sources answer reads for a range (migration 0019): the source keys with their
- * first and last days, each key's running totals, rewritten from the earliest day that still
+ * Keeps what the Sources answer reads for a range (migrations 0019, 0023): the source keys with
+ * their first and last days and their totals through the last, each key's running totals, rewritten from the earliest day that still
  * has raw events (the only days whose insight_campaign_daily rows change), and the totals over
  * all keys of those days.
  */
@@ -101,6 +101,7 @@ async function rollUpRanges(trx: Kysely<Database>): Promise<void> {
       where r.key_id = t.id and r.day < t.since order by r.day desc limit 1
     ) b on true
     window w as (partition by t.id order by d.day)`.execute(trx);
+  await keepKeyTotals(trx, sql`select id from (${touched}) t`);
   await sql`
     insert into insight_campaign_day_totals (day, visitors, pageviews)
     select day, sum(visitors), sum(pageviews) from insight_campaign_daily
@@ -130,9 +131,26 @@ export async function rebuildSourceRanges(trx: Kysely<Database>): Promise<void> 
     from insight_campaign_daily d
     join insight_campaign_keys k using (source, medium, campaign, channel)
     window w as (partition by k.id order by d.day)`.execute(trx);
+  await keepKeyTotals(trx, sql`select id from insight_campaign_keys`);
   await sql`
     insert into insight_campaign_day_totals (day, visitors, pageviews)
     select day, sum(visitors), sum(pageviews) from insight_campaign_daily group by day`.execute(
+    trx,
+  );
+}
+
+/**
+ * Copies onto each key of `keys` (a query of key ids) its last running totals, those through its
+ * last day (migration 0023): a range ending on or after that day reads them from the key.
+ */
+async function keepKeyTotals(trx: Kysely<Database>, keys: RawBuilder<unknown>): Promise<void> {
+  await sql`
+    update insight_campaign_keys k
+    set days = r.days, visitors = r.visitors, guide_requests = r.guide_requests,
+      checkout_clicks = r.checkout_clicks
+    from insight_campaign_running r
+    where k.id in (${keys}) and r.key_id = k.id
+      and r.day = (select max(l.day) from insight_campaign_running l where l.key_id = k.id)`.execute(
     trx,
   );
 }

@@ -578,7 +578,27 @@ describeEachDatabase('sources and campaigns', (use) => {
       sql`select * from insight_campaign_day_totals order by day`
         .execute(db)
         .then((result) => result.rows);
-    const kept = [await running(), await totals()];
+    // Each key carries the running totals of its last day (migration 0023).
+    const keyTotals = () =>
+      sql<Record<string, unknown>>`
+        select k.source, k.medium, k.campaign, k.channel, k.days, k.visitors,
+          k.guide_requests, k.checkout_clicks
+        from insight_campaign_keys k order by 1, 2, 3, 4`
+        .execute(db)
+        .then((result) => result.rows);
+    const lastRunning = await sql<Record<string, unknown>>`
+      select distinct on (k.id) k.source, k.medium, k.campaign, k.channel, r.days, r.visitors,
+        r.guide_requests, r.checkout_clicks
+      from insight_campaign_keys k join insight_campaign_running r on r.key_id = k.id
+      order by k.id, r.day desc`.execute(db);
+    const byKey = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+      JSON.stringify([a.source, a.medium, a.campaign, a.channel]) <
+      JSON.stringify([b.source, b.medium, b.campaign, b.channel])
+        ? -1
+        : 1;
+    expect((await keyTotals()).sort(byKey)).toEqual(lastRunning.rows.sort(byKey));
+    expect(lastRunning.rows).toHaveLength(keys.length);
+    const kept = [await running(), await totals(), await keyTotals()];
 
     for (const [first, last] of [
       [11, 0],
@@ -618,7 +638,7 @@ describeEachDatabase('sources and campaigns', (use) => {
     }
     // What the roll-ups kept is what a rebuild from all the daily rows gives.
     await rebuildSourceRanges(db);
-    expect([await running(), await totals()]).toEqual(kept);
+    expect([await running(), await totals(), await keyTotals()]).toEqual(kept);
   });
 
   it('counts paid orders per source for any range as the orders themselves say, through payments, refunds and changes', async () => {
@@ -700,6 +720,26 @@ describeEachDatabase('sources and campaigns', (use) => {
           ]);
       }
     }
+    // Each key carries the days of its running rows and the totals of the last (migration 0023).
+    const keys = await sql<Record<string, unknown>>`
+      select source, medium, campaign, channel, to_char(first_day, 'YYYY-MM-DD') as first,
+        to_char(last_day, 'YYYY-MM-DD') as last, purchases, revenue
+      from order_source_keys order by id`.execute(db);
+    const running = await sql<Record<string, unknown>>`
+      select k.source, k.medium, k.campaign, k.channel,
+        to_char((select min(day) from order_source_running f where f.key_id = k.id), 'YYYY-MM-DD')
+          as first,
+        to_char(r.day, 'YYYY-MM-DD') as last, r.purchases, r.revenue
+      from order_source_keys k
+      join lateral (
+        select day, purchases, revenue from order_source_running r where r.key_id = k.id
+        order by day desc limit 1
+      ) r on true
+      order by k.id`.execute(db);
+    expect(keys.rows).toEqual(running.rows);
+    expect(keys.rows.map((key) => key.source)).toEqual(
+      expect.arrayContaining(['ig', 'news', 'direct', 'pinterest.com']),
+    );
   });
 
   it('refuses a bad range or source and strangers', async () => {
