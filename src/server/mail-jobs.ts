@@ -21,6 +21,6 @@ export const mailJobs: MailJobFactories = {
     }),
   // Broadcasts and sequence steps: on the same pooled mailer, leaving a connection to the
   // deliveries, within the rate all instances share.
-  broadcasts: ({ db, mailer, log, config }: MailJobDeps): MailJob =>
-    createListSender({ db, mailer, log, config }),
+  broadcasts: ({ db, mailer, log, config, visitorsWaiting }: MailJobDeps): MailJob =>
+    createListSender({ db, mailer, log, config, visitorsWaiting }),
 };

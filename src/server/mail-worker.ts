@@ -12,6 +12,7 @@ import { createMailJobs, isMailJobName } from './mail/mail-job';
 import type { FromMailThread, MailThreadData, ToMailThread } from './mail/mail-thread-protocol';
 import { createMailer } from './mail/mailer';
 import { threadLogger } from './mail/thread-logger';
+import { visitorsWaiting } from './mail/visitor-load';
 
 /**
  * Below the request thread's CPU priority: when the cores are busy, answering visitors goes
@@ -27,12 +28,18 @@ try {
 }
 
 const port = parentPort!;
-const { config, databaseUrl, poolSize, logLevel } = workerData as MailThreadData;
+const { config, databaseUrl, poolSize, logLevel, visitorLoad } = workerData as MailThreadData;
 const post = (message: FromMailThread) => port.postMessage(message);
 const log = threadLogger(post, logLevel);
 const database = await openDatabase({ databaseUrl, poolSize });
 const mailer = createMailer(config, log);
-const jobs = createMailJobs(mailJobs, { db: database.db, mailer, log, config });
+const jobs = createMailJobs(mailJobs, {
+  db: database.db,
+  mailer,
+  log,
+  config,
+  visitorsWaiting: visitorsWaiting(visitorLoad),
+});
 
 port.on('message', (message: ToMailThread) => {
   switch (message.type) {

@@ -355,6 +355,32 @@ describeEachDatabase('list sender', (use) => {
     expect(received('slot').some((mail) => mail.envelopeTo[0] === 'slot4@example.com')).toBe(false);
   });
 
+  it('makes way for requests being answered: one send each 10 ms while they last, and all sent', async () => {
+    const ids = await subscribers('busy', 30);
+    const id = await broadcastTo(ids, 'busy');
+    const config = await configWith();
+    const mailer = createMailer(config, log);
+    // Visitors all the time: the broadcast is slowed, never stopped.
+    const sender = createListSender({
+      db,
+      mailer,
+      log,
+      config,
+      pollMs: 50,
+      visitorsWaiting: () => true,
+    });
+    running.push({ sender, mailer });
+    sender.start();
+    expect(await done(id)).toEqual({ sent: 30 });
+    expectEachOnce('busy', 30);
+    const { rows } = await sql<{ seconds: number }>`
+      select extract(epoch from max(sent_at) - min(sent_at))::float as seconds
+      from broadcast_recipients where broadcast_id = ${id}`.execute(db);
+    // 29 waits of 10 ms between the first start and the last, less the 20 ms over which sent
+    // marks are gathered; without waiting all 30 were marked within 0.13 s here.
+    expect(rows[0]!.seconds).toBeGreaterThan(0.2);
+  });
+
   it('keeps to MAIL_RATE_PER_SECOND across two senders together', async () => {
     const ids = await subscribers('rate', 40);
     const id = await broadcastTo(ids, 'rate');

@@ -55,6 +55,12 @@ export type ListSenderOptions = {
    * therefore never wait behind a broadcast.
    */
   concurrency?: number;
+  /**
+   * Whether the instance is answering requests now (mail/visitor-load.ts). While it is, a send
+   * waits up to YIELD_MS to start, so a visitor's page does not share the cores with a burst
+   * of list mail; under steady traffic the list still gets a send every YIELD_MS at least.
+   */
+  visitorsWaiting?: () => boolean;
 };
 
 /** The same shape as the delivery worker (src/server/mail/delivery-worker.ts). */
@@ -86,6 +92,9 @@ const RECORD_GATHER_MS = 20;
  */
 const RECHECK_MS = 100;
 
+/** The longest a send waits for the requests being answered to end (see visitorsWaiting). */
+const YIELD_MS = 10;
+
 /** How long the sender's footer read from the live store version is reused. */
 const SENDER_CACHE_MS = 2_000;
 
@@ -99,6 +108,7 @@ const SENDER_CACHE_MS = 2_000;
  */
 export function createListSender(options: ListSenderOptions): ListSender {
   const { db, mailer, log, config } = options;
+  const visitorsWaiting = options.visitorsWaiting ?? (() => false);
   const pollMs = options.pollMs ?? pollFor(config.mailRetryDelaysMs);
   const concurrency = Math.max(1, options.concurrency ?? mailer.parallel - 1);
   // Rows held at once, sending or next: a claim's statements serve a batch, not one message,
@@ -122,6 +132,9 @@ export function createListSender(options: ListSenderOptions): ListSender {
   let renewing: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let rechecking: Promise<void> | undefined;
+  /** Since when the next send has been waiting for requests to end, and its retry. */
+  let yieldingSince: number | undefined;
+  let yieldTimer: NodeJS.Timeout | undefined;
   let again = false;
   let stopped = true;
   let lastUpkeep = 0;
@@ -178,6 +191,14 @@ export function createListSender(options: ListSenderOptions): ListSender {
         recheck(from);
         return;
       }
+      if (visitorsWaiting() && Date.now() - (yieldingSince ??= Date.now()) < YIELD_MS) {
+        yieldTimer ??= setTimeout(() => {
+          yieldTimer = undefined;
+          pump(from);
+        }, 1);
+        return;
+      }
+      yieldingSince = undefined;
       const held = waiting.shift()!;
       const sent = deliver(held, from)
         .catch((error: unknown) =>
@@ -320,6 +341,8 @@ export function createListSender(options: ListSenderOptions): ListSender {
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(yieldTimer);
+      yieldTimer = undefined;
       await running;
       await rechecking;
       const unsent = waiting.splice(0);

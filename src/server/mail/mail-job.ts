@@ -10,6 +10,8 @@ export type MailJobDeps = {
   mailer: Mailer;
   log: FastifyBaseLogger;
   config: Config;
+  /** Whether the instance is answering requests now (its mail thread's view of visitor-load.ts). */
+  visitorsWaiting?: () => boolean;
 };
 
 /** A job that sends mail from a queue table: the delivery worker's shape. */

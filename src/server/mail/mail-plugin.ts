@@ -30,6 +30,11 @@ export const mailPlugin = fp<MailPluginOptions>(
       });
       instance.decorate('mailThread', thread);
       instance.decorate('mailer', thread.mailer);
+      // Counted from the request's start to its response's end (or its connection's close).
+      instance.addHook('onRequest', (_request, reply, done) => {
+        reply.raw.once('close', thread.visitorLoad.begin());
+        done();
+      });
       instance.addHook('onClose', () => thread.close());
       return;
     }

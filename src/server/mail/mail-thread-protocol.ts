@@ -10,6 +10,8 @@ export type MailThreadData = {
   poolSize: number;
   /** The app logger's level: lines below it are dropped in the thread, never posted. */
   logLevel: number;
+  /** The requests being answered (visitor-load.ts): list mail starts its sends between them. */
+  visitorLoad: SharedArrayBuffer;
 };
 
 /** From the request thread to the mail thread. */

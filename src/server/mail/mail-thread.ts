@@ -17,6 +17,7 @@ import {
 } from './mail-thread-protocol';
 import type { Mailer } from './mailer';
 import { writeThreadLog } from './thread-logger';
+import { createVisitorLoad, type VisitorLoad } from './visitor-load';
 
 /** The mail thread's connections to the database: claims, outcomes and renewals are short. */
 const THREAD_POOL_SIZE = 4;
@@ -50,6 +51,8 @@ export type MailThread = {
   job(name: MailJobName): MailJob;
   /** Whether a thread runs now: only while there is mail to send, and IDLE_MS after. */
   running(): boolean;
+  /** The requests this instance is answering, which list mail makes way for. */
+  visitorLoad: VisitorLoad;
   /** Ends the thread once the requests' own sends are done: mailer and pool closed. */
   close(): Promise<void>;
 };
@@ -93,11 +96,13 @@ export function startMailThread(options: {
   const { config, log } = options;
   const { db } = options.database;
   const idleMs = options.idleMs ?? IDLE_MS;
+  const visitorLoad = createVisitorLoad();
   const data: MailThreadData = {
     config,
     databaseUrl: options.database.url,
     poolSize: THREAD_POOL_SIZE,
     logLevel: LOG_LEVELS[log.level as LogLevelName] ?? Infinity,
+    visitorLoad: visitorLoad.buffer,
   };
   let nextId = 0;
   let parallel = 10;
@@ -265,6 +270,7 @@ export function startMailThread(options: {
     mailer,
     job,
     running: () => current !== undefined,
+    visitorLoad,
     close: () =>
       (closed ??= (async () => {
         await (stopping ??= stopJobs());
