@@ -59,6 +59,13 @@ BEGIN
       DO UPDATE SET source = o.source
     RETURNING id INTO k;
   END IF;
+  -- The key's totals move as its last running row will (it is on or after d). The key's row
+  -- first: every payment of a key locks it before its day's rows, so two transactions that
+  -- each add to a key twice (an order paid, then another) wait in turn instead of deadlocking.
+  UPDATE order_source_keys o
+  SET first_day = least(o.first_day, d), last_day = greatest(o.last_day, d),
+    purchases = o.purchases + n, revenue = o.revenue + amount
+  WHERE o.id = k;
   INSERT INTO order_source_daily AS o (key_id, day, purchases, revenue)
   VALUES (k, d, n, amount)
   ON CONFLICT (key_id, day) DO UPDATE
@@ -75,11 +82,6 @@ BEGIN
   UPDATE order_source_running r
   SET purchases = r.purchases + n, revenue = r.revenue + amount
   WHERE r.key_id = k AND r.day >= d;
-  -- The key's last running row moved with the others (it is on or after d).
-  UPDATE order_source_keys o
-  SET first_day = least(o.first_day, d), last_day = greatest(o.last_day, d),
-    purchases = o.purchases + n, revenue = o.revenue + amount
-  WHERE o.id = k;
   INSERT INTO order_day_totals AS o (day, purchases, revenue) VALUES (d, n, amount)
   ON CONFLICT (day) DO UPDATE SET purchases = o.purchases + n, revenue = o.revenue + amount;
 END $$;
