@@ -356,8 +356,8 @@ describeEachDatabase('list sender', (use) => {
   });
 
   it('makes way for requests being answered: one send each 10 ms while they last, and all sent', async () => {
-    const ids = await subscribers('busy', 30);
-    const id = await broadcastTo(ids, 'busy');
+    const ids = await subscribers('visit', 30);
+    const id = await broadcastTo(ids, 'visit');
     const config = await configWith();
     const mailer = createMailer(config, log);
     // Visitors all the time: the broadcast is slowed, never stopped.
@@ -372,7 +372,7 @@ describeEachDatabase('list sender', (use) => {
     running.push({ sender, mailer });
     sender.start();
     expect(await done(id)).toEqual({ sent: 30 });
-    expectEachOnce('busy', 30);
+    expectEachOnce('visit', 30);
     const { rows } = await sql<{ seconds: number }>`
       select extract(epoch from max(sent_at) - min(sent_at))::float as seconds
       from broadcast_recipients where broadcast_id = ${id}`.execute(db);
