@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { formatMoney } from '../money';
+import { zonedTime } from '../zoned-time';
 
 /**
  * Discount codes (DESIGN.md "Prices and promotions"): GET/POST CODES_PATH, PUT codePath(code),
@@ -120,15 +121,7 @@ export function discountOf(
 
 /** "Dec 1, 2026, 6:00 PM UTC": how a refusal names a code's start or end. */
 export function codeTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  });
+  return zonedTime(iso, 'UTC');
 }
 
 /** Whether a code may be used now, and if not, the sentence the page and checkout show. */

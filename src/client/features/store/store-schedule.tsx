@@ -14,19 +14,10 @@ import { bannerTones } from '../../components/styles';
 import { fromLocalInput } from '../../lib/local-date-time';
 import { useFetched } from '../../lib/use-fetched';
 import { storeAdminClient, type StoreAdminClient } from './store-admin-client';
+import { zonedTime } from '../../../shared/zoned-time';
 
 /** A time as the owner reads it: their own zone, named ("Dec 1, 2026, 9:00 AM EST"). */
-export function scheduleTime(iso: string, timeZone?: string): string {
-  return new Date(iso).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-    ...(timeZone ? { timeZone } : {}),
-  });
-}
+export const scheduleTime = zonedTime;
 
 /**
  * "Publish at": the saved draft goes live at a chosen time (in the owner's own zone) on every

@@ -1,18 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-
-/** "Dec 1, 2026, 6:00 PM UTC": in UTC (the server's words) or the visitor's time zone. */
-function endText(endsAt: string, timeZone?: string): string {
-  return new Date(endsAt).toLocaleString('en-US', {
-    // Not dateStyle/timeStyle: Intl refuses them together with timeZoneName.
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-    ...(timeZone ? { timeZone } : {}),
-  });
-}
+import { zonedTime } from '../../../shared/zoned-time';
 
 const noChange = () => () => {};
 
@@ -26,8 +13,8 @@ const noChange = () => () => {};
 export function SaleEnd({ endsAt, what = 'Sale' }: { endsAt: string; what?: string }) {
   const text = useSyncExternalStore(
     noChange,
-    () => endText(endsAt),
-    () => endText(endsAt, 'UTC'),
+    () => zonedTime(endsAt),
+    () => zonedTime(endsAt, 'UTC'),
   );
   const subscribeToEnd = useCallback(
     (changed: () => void) => {
